@@ -1,0 +1,4 @@
+-- Revert voyager:schema from pg
+BEGIN;
+DROP SCHEMA voyager;
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:table_nodes from pg
+BEGIN;
+DROP TABLE voyager.nodes;
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:table_rule_sets from pg
+BEGIN;
+DROP TABLE voyager.rule_sets;
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:table_settings from pg
+BEGIN;
+DROP TABLE voyager.settings;
+COMMIT;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# One idempotent set-up for a fresh Debian 12 machine (or a developer's):
+# Debian's PostgreSQL 15 with PL/Python, sqitch with its Pg driver, pgbouncer,
+# the project's virtualenv, and the PL/Python package where the server's own
+# python3 finds it. Quick when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv)
+
+need_apt=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need_apt+=("$p")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  sudo_=""; [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_ apt-get update -q
+  # plpython3 must match the server's minor version, so both come together.
+  $sudo_ apt-get install -y -q "${APT_PACKAGES[@]}"
+fi
+
+# The virtualenv: Python 3.11 (the brief's version), rebuilt when pyproject changes.
+py=${VOYAGER_PYTHON:-}
+if [ -z "$py" ]; then
+  for c in python3.11 python3; do
+    if command -v "$c" >/dev/null && "$c" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then py=$(command -v "$c"); break; fi
+  done
+fi
+[ -n "$py" ] || { echo "setup: no Python 3.11 found" >&2; exit 1; }
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $py"
+  "$py" -m venv .venv
+fi
+stamp=.venv/.voyager-installed
+want=$(cat pyproject.toml | sha1sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing the Python packages into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[test]"
+  echo "$want" > "$stamp"
+fi
+
+# PL/Python runs Debian's python3 inside the server, not the virtualenv: copy
+# the plpython package into that interpreter's site-packages (every time, so
+# the server always runs this checkout's code).
+site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')
+sudo_=""; [ "$(id -u)" -ne 0 ] && [ ! -w "$site" ] && sudo_="sudo"
+$sudo_ mkdir -p "$site"
+$sudo_ rm -rf "$site/voyager_pl"
+$sudo_ cp -r "$root/plpython/voyager_pl" "$site/voyager_pl"
+$sudo_ find "$site/voyager_pl" -name '__pycache__' -prune -exec rm -rf {} +
+/usr/bin/python3 -c 'import voyager_pl' || { echo "setup: the server's python3 cannot import voyager_pl" >&2; exit 1; }

@@ -1,0 +1,2 @@
+-- Verify voyager:table_settings on pg
+SELECT name, value, description FROM voyager.settings WHERE FALSE;

@@ -1,0 +1,2 @@
+-- Verify voyager:types on pg
+SELECT 'ancient'::voyager.range_status, 'tail'::voyager.lane;

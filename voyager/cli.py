@@ -1,0 +1,106 @@
+"""`voyager`: the one entry point (operators, workers, the demo)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from . import db
+from .config import Config
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_CORPUS = PROJECT_ROOT / "samples" / "tiny"
+
+
+def cmd_db(args, cfg: Config) -> int:
+    if args.action == "up":
+        db.up(cfg)
+    elif args.action == "down":
+        db.down(cfg)
+    elif args.action == "deploy":
+        db.deploy(cfg)
+    elif args.action == "dsn":
+        print(cfg.pooled_dsn if args.pooled else cfg.dsn)
+    elif args.action == "status":
+        info = db.status(cfg)
+        print(json.dumps(info, indent=2))
+        return 0 if "error" not in info else 1
+    elif args.action == "psql":
+        dsn = cfg.pooled_dsn if args.pooled else cfg.dsn
+        os.execvp("psql", ["psql", dsn, *args.rest])
+    return 0
+
+
+def cmd_plan(args, cfg: Config) -> int:
+    from workers.planner import plan, read_groups_json
+
+    listing = read_groups_json(Path(args.corpus))
+    with db.connect(cfg) as conn:
+        rows = plan(conn, listing, args.wildmat)
+    added = sum(1 for r in rows if r[2])
+    print(json.dumps({
+        "groups_listed": len(rows),
+        "groups_added": added,
+        "ranges_added": sum(r[3] for r in rows),
+        "ranges_grown": sum(r[4] for r in rows),
+        "articles_planned": sum(r[5] for r in rows),
+    }))
+    return 0
+
+
+def cmd_status(args, cfg: Config) -> int:
+    from .status import print_status
+
+    with db.connect(cfg) as conn:
+        print_status(conn, limit=args.limit)
+    return 0
+
+
+def cmd_demo(args, cfg: Config) -> int:
+    """The main job on the embedded default. At this stage: the database, the
+    schema, a plan of the sample corpus's groups, and the status."""
+    db.up(cfg)
+    args.corpus, args.wildmat = str(SAMPLE_CORPUS), None
+    cmd_plan(args, cfg)
+    args.limit = 50
+    return cmd_status(args, cfg)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("db", help="the database: up, down, status, dsn, deploy, psql")
+    d.add_argument("action", choices=["up", "down", "status", "dsn", "deploy", "psql"])
+    d.add_argument("--pooled", action="store_true", help="dsn/psql: through pgbouncer")
+    d.add_argument("rest", nargs=argparse.REMAINDER, help="psql: further arguments")
+    d.set_defaults(func=cmd_db)
+
+    pl = sub.add_parser("plan", help="plan groups from LIST ACTIVE data")
+    pl.add_argument("--corpus", required=True, help="a corpus folder with groups.json")
+    pl.add_argument("--wildmat", help="only the groups this RFC 3977 wildmat accepts")
+    pl.set_defaults(func=cmd_plan)
+
+    st = sub.add_parser("status", help="print the status views")
+    st.add_argument("--limit", type=int, default=50)
+    st.set_defaults(func=cmd_status)
+
+    de = sub.add_parser("demo", help="run the main job on the embedded default")
+    de.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    cfg = Config.from_env()
+    try:
+        return args.func(args, cfg) or 0
+    except (RuntimeError, FileNotFoundError, ValueError) as e:
+        print(f"voyager: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
