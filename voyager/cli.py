@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("db", help="the database: up, down, status, dsn, deploy, psql")
     d.add_argument("action", choices=["up", "down", "status", "dsn", "deploy", "psql"])
     d.add_argument("--pooled", action="store_true", help="dsn/psql: through pgbouncer")
-    d.add_argument("rest", nargs=argparse.REMAINDER, help="psql: further arguments")
+    d.add_argument("rest", nargs="*", help="psql: further arguments, after --")
     d.set_defaults(func=cmd_db)
 
     pl = sub.add_parser("plan", help="plan groups from LIST ACTIVE data")

@@ -1,0 +1,101 @@
+"""Where the tests get a PostgreSQL server with plpython3u and pg_trgm.
+
+In order: VOYAGER_TEST_DSN (an existing server that lets us create databases);
+a throwaway cluster started with pg_ctl when PostgreSQL 15 is installed here;
+testcontainers when a Docker engine answers and no local PostgreSQL is.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+from voyager.cluster import Cluster
+from voyager.config import pg_bindir
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _local_postgres() -> bool:
+    try:
+        return (pg_bindir() / "postgres").exists()
+    except RuntimeError:
+        return False
+
+
+def _docker_answers() -> bool:
+    if not shutil.which("docker"):
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@contextlib.contextmanager
+def throwaway_cluster():
+    """A cluster in a temporary folder, fast and not durable, removed after."""
+    base = Path(tempfile.mkdtemp(prefix="voyager-test-"))
+    os.chmod(base, 0o755)  # the postgres user must reach it when we are root
+    cluster = Cluster(
+        datadir=base / "data", port=free_port(),
+        settings={"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+                  "shared_buffers": "128MB"},
+    )
+    cluster.init()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def container_server():
+    """Debian's PostgreSQL 15 in a container, with PL/Python and this
+    checkout's plpython package installed into the container's python3."""
+    from testcontainers.postgres import PostgresContainer
+
+    with PostgresContainer("postgres:15-bookworm", username="voyager", password="voyager",
+                           dbname="postgres") as pg:
+        container = pg.get_wrapped_container()
+        code, out = container.exec_run(
+            ["sh", "-c", "apt-get update -q && apt-get install -y -q postgresql-plpython3-15"])
+        if code != 0:
+            raise RuntimeError(f"installing PL/Python in the container failed: {out[-2000:]!r}")
+        import io
+        import tarfile
+
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tar.add(PROJECT_ROOT / "plpython" / "voyager_pl", arcname="voyager_pl")
+        container.put_archive("/usr/local/lib/python3.11/dist-packages", buf.getvalue())
+        host, port = pg.get_container_host_ip(), pg.get_exposed_port(5432)
+        yield f"postgresql://voyager:voyager@{host}:{port}/postgres"
+
+
+@contextlib.contextmanager
+def open_server():
+    """Yields (admin DSN to the `postgres` database, Cluster or None)."""
+    dsn = os.environ.get("VOYAGER_TEST_DSN")
+    if dsn:
+        yield dsn, None
+    elif _local_postgres():
+        with throwaway_cluster() as cluster:
+            yield cluster.dsn(), cluster
+    elif _docker_answers():
+        with container_server() as dsn:
+            yield dsn, None
+    else:
+        raise RuntimeError("no PostgreSQL for the tests: run `make setup`, or set VOYAGER_TEST_DSN")
