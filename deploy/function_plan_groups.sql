@@ -59,11 +59,15 @@ COMMENT ON FUNCTION voyager.check_listing(jsonb) IS 'Refuses a malformed LIST AC
 
 -- Plans groups from LIST ACTIVE data; run once for the first plan and then every
 -- couple of minutes with fresh data as the tail planner.
+--  * Ranges lie on a grid tiled from article 1: cell k holds articles
+--    k*range_articles+1 .. (k+1)*range_articles, so a range's span does not
+--    depend on when its group was planned (corpus folders stay comparable).
 --  * A new group gets the next priority number (the first listing by size, or the
 --    number a corpus's groups.json gives), an `ancient` range below its low
---    watermark and history ranges of range_articles up to its high watermark.
+--    watermark and history ranges up to its high watermark, one per grid cell
+--    (the first from the low watermark to its cell's end).
 --  * A known group grows its open tail range (planned at the tail's priority,
---    nothing taken from it) up to range_articles before tail ranges are added,
+--    nothing taken from it) up to its cell's end before tail ranges are added,
 --    so a quiet group does not become thousands of slivers.
 --  * An inactive (removed) group keeps its watermarks up to date, nothing more.
 -- Every article from 1 to the highest watermark seen is in exactly one range.
@@ -159,8 +163,8 @@ BEGIN
                 -- The open tail range: the last one, at the tail's priority, nothing taken from it.
                 IF g.high >= v_from AND v_last.status = 'planned' AND v_last.priority = v_tail
                    AND v_last.lane IS NULL AND v_last.next_article = v_last.start_article
-                   AND v_last.end_article - v_last.start_article + 1 < v_ra THEN
-                    v_new_end := least(v_last.start_article + v_ra - 1, g.high);
+                   AND v_last.end_article < ((v_last.start_article - 1) / v_ra + 1) * v_ra THEN
+                    v_new_end := least(((v_last.start_article - 1) / v_ra + 1) * v_ra, g.high);
                     UPDATE voyager.ranges SET end_article = v_new_end WHERE id = v_last.id;
                     v_grown := 1;
                     v_articles := v_new_end - v_last.end_article;
@@ -169,9 +173,10 @@ BEGIN
             END IF;
             IF g.high >= v_from THEN
                 INSERT INTO voyager.ranges (group_id, start_article, end_article, next_article, priority)
-                SELECT g.id, s, least(s + v_ra - 1, g.high), s, v_prio
-                  FROM generate_series(v_from, g.high, v_ra) AS s;
-                v_added := v_added + ((g.high - v_from) / v_ra + 1)::integer;
+                SELECT g.id, greatest(c * v_ra + 1, v_from), least((c + 1) * v_ra, g.high),
+                       greatest(c * v_ra + 1, v_from), v_prio
+                  FROM generate_series((v_from - 1) / v_ra, (g.high - 1) / v_ra) AS c;
+                v_added := v_added + ((g.high - 1) / v_ra - (v_from - 1) / v_ra + 1)::integer;
                 v_articles := v_articles + (g.high - v_from + 1);
             END IF;
         END IF;

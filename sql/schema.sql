@@ -555,8 +555,8 @@ BEGIN
                 -- The open tail range: the last one, at the tail's priority, nothing taken from it.
                 IF g.high >= v_from AND v_last.status = 'planned' AND v_last.priority = v_tail
                    AND v_last.lane IS NULL AND v_last.next_article = v_last.start_article
-                   AND v_last.end_article - v_last.start_article + 1 < v_ra THEN
-                    v_new_end := least(v_last.start_article + v_ra - 1, g.high);
+                   AND v_last.end_article < ((v_last.start_article - 1) / v_ra + 1) * v_ra THEN
+                    v_new_end := least(((v_last.start_article - 1) / v_ra + 1) * v_ra, g.high);
                     UPDATE voyager.ranges SET end_article = v_new_end WHERE id = v_last.id;
                     v_grown := 1;
                     v_articles := v_new_end - v_last.end_article;
@@ -565,9 +565,10 @@ BEGIN
             END IF;
             IF g.high >= v_from THEN
                 INSERT INTO voyager.ranges (group_id, start_article, end_article, next_article, priority)
-                SELECT g.id, s, least(s + v_ra - 1, g.high), s, v_prio
-                  FROM generate_series(v_from, g.high, v_ra) AS s;
-                v_added := v_added + ((g.high - v_from) / v_ra + 1)::integer;
+                SELECT g.id, greatest(c * v_ra + 1, v_from), least((c + 1) * v_ra, g.high),
+                       greatest(c * v_ra + 1, v_from), v_prio
+                  FROM generate_series((v_from - 1) / v_ra, (g.high - 1) / v_ra) AS c;
+                v_added := v_added + ((g.high - 1) / v_ra - (v_from - 1) / v_ra + 1)::integer;
                 v_articles := v_articles + (g.high - v_from + 1);
             END IF;
         END IF;

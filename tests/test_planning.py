@@ -31,11 +31,13 @@ def test_priority_from_the_corpus_is_kept_and_fixed(conn):
 def test_a_new_group_is_tiled_from_article_one(conn):
     set_setting(conn, "range_articles", 1000)
     plan(conn, [{"name": "a.b", "low": 2501, "high": 5200}])
+    # the grid from article 1: cells 1-1000, 1001-2000, ...; the first planned range ends with its cell
     assert ranges(conn, "a.b") == [
         (1, 2500, 1, "ancient", 100, None),
-        (2501, 3500, 2501, "planned", 100, None),
-        (3501, 4500, 3501, "planned", 100, None),
-        (4501, 5200, 4501, "planned", 100, None),
+        (2501, 3000, 2501, "planned", 100, None),
+        (3001, 4000, 3001, "planned", 100, None),
+        (4001, 5000, 4001, "planned", 100, None),
+        (5001, 5200, 5001, "planned", 100, None),
     ]
 
 
@@ -47,9 +49,10 @@ def test_the_tail_grows_its_open_range_before_adding_rows(conn):
     assert ranges(conn, "a.t") == [
         (1, 1000, 1, "planned", 100, None),
         (1001, 1500, 1001, "planned", 100, None),
-        # 1600, 1700 and 2400 grew one open tail range to its full size; 2700 added a row
-        (1501, 2500, 1501, "planned", -1, None),
-        (2501, 2700, 2501, "planned", -1, None),
+        # 1600 and 1700 grew one open tail range, 2400 filled its cell and opened the
+        # next, 2700 grew that one
+        (1501, 2000, 1501, "planned", -1, None),
+        (2001, 2700, 2001, "planned", -1, None),
     ]
 
 
@@ -154,8 +157,8 @@ def test_tiling_covers_every_article_exactly_once(conn, steps):
         for start, end, nxt, status, prio, lane in rows:
             assert start == expect
             assert end >= start
-            if status != "ancient":
-                assert end - start + 1 <= RANGE
+            if status != "ancient":   # within one cell of the grid tiled from 1
+                assert (start - 1) // RANGE == (end - 1) // RANGE
             expect = end + 1
         assert expect - 1 == top
         assert [r[3] for r in rows].count("ancient") <= 1
