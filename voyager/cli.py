@@ -68,6 +68,22 @@ def cmd_demo(args, cfg: Config) -> int:
     return cmd_status(args, cfg)
 
 
+SIM_VERBS = {
+    "generate": "sim.generate",        # a corpus with its ground truth
+    "serve": "sim.server",             # an NNTP server for any corpus
+    "stats": "sim.stats",              # the proportions a corpus holds
+    "bench-server": "sim.bench_server",  # the server's lines per second
+}
+
+
+def cmd_sim(args, cfg: Config) -> int:
+    """The simulated Usenet; each verb has its own options (`voyager sim VERB -h`)."""
+    import importlib
+
+    module = importlib.import_module(SIM_VERBS[args.verb])
+    return module.main(args.args) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
@@ -86,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser("status", help="print the status views")
     st.add_argument("--limit", type=int, default=50)
     st.set_defaults(func=cmd_status)
+
+    si = sub.add_parser("sim", help="the simulated Usenet: generate, serve, stats, bench-server",
+                        add_help=False)
+    si.add_argument("verb", choices=sorted(SIM_VERBS))
+    si.add_argument("args", nargs=argparse.REMAINDER)
+    si.set_defaults(func=cmd_sim)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)

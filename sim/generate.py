@@ -1,0 +1,446 @@
+"""`voyager sim generate`: a deterministic corpus with its ground truth.
+
+    voyager sim generate --out DIR --seed N [--groups K] [--lines L] [--days D]
+                         [--range-articles R] [--chunk-articles C] [--bench]
+
+The corpus follows CORPUS.md: groups.json, one folder per planned range (on
+the grid tiled from article 1) with zlib chunks and range.json written last,
+truth.jsonl (one upload a line) and bodies/files.jsonl (what sim.bodies needs
+to make article bodies on demand).
+
+How the lines are made up (measured by the seeds on real Eweka data; `voyager
+sim stats` prints what a corpus holds):
+- 43% of lines carry no yEnc part counter (`counterless`): of those 73% random
+  32-hex subjects, 27% `[PRiVATE]` hashes, ~0.4% readable posts;
+- crossposts owned by another indexed group are ~5%, so with the counterless
+  lines ~48% of a group's lines are filtered;
+- most releases have one file: floods (stub archives, pieces, tiny archives,
+  bare executables), singles, batch-counter stems;
+- the rest: readable multi-file sets, obfuscated (pending) sets, albums,
+  scrambled uploads, ROT13 volumes, exempt single archives.
+Per group the mix follows its profile (PROFILES); a deficit scheduler keeps
+each phenomenon's share of lines on its target.
+"""
+from __future__ import annotations
+
+import argparse
+import email.utils
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import names as N
+from . import phenomena as P
+from .corpus import CorpusWriter
+
+# Each profile: phenomenon -> share of the group's lines; and the genres its
+# readable uploads come in.
+PROFILES: dict[str, tuple[dict[str, float], list[str]]] = {
+    "mixed": ({"counterless": .43, "obfuscated": .22, "multi_file": .17, "single_file": .03, "stub_archive": .06,
+               "nonsense_piece": .005, "tiny_archive": .003, "bare_executable": .002, "album": .02,
+               "batch_counter": .004, "scrambled": .01, "shogun": .004}, ["tv", "movie", "software", "music"]),
+    "tv": ({"counterless": .42, "obfuscated": .2, "multi_file": .26, "single_file": .04, "stub_archive": .05,
+            "nonsense_piece": .01, "scrambled": .01, "shogun": .01}, ["tv"]),
+    "movie": ({"counterless": .42, "obfuscated": .2, "multi_file": .24, "single_file": .03, "stub_archive": .08,
+               "nonsense_piece": .01, "tiny_archive": .005, "bare_executable": .005}, ["movie"]),
+    "erotica": ({"counterless": .35, "rot13_volumes": .2, "multi_file": .2, "album": .2, "stub_archive": .05,
+                 "obfuscated": .05}, ["movie"]),
+    "pictures": ({"album": .65, "batch_counter": .08, "counterless": .19, "single_file": .05, "scrambled": .03},
+                 ["movie"]),
+    "music": ({"multi_file": .5, "single_file": .15, "exempt_single": .2, "counterless": .1, "album": .05},
+              ["music"]),
+    "karaoke": ({"exempt_single": .7, "multi_file": .2, "counterless": .1}, ["music"]),
+    "ebook": ({"single_file": .4, "exempt_single": .3, "multi_file": .2, "counterless": .1}, ["book"]),
+    "comics": ({"exempt_single": .6, "multi_file": .3, "counterless": .1}, ["book"]),
+    "test": ({"stub_archive": .4, "nonsense_piece": .1, "tiny_archive": .1, "bare_executable": .05,
+              "counterless": .3, "scrambled": .05}, ["movie", "software"]),
+    "storage": ({"scrambled": .5, "counterless": .3, "obfuscated": .2}, ["movie"]),
+}
+
+# The groups a corpus draws from, largest first: (name, profile, share of lines).
+CATALOG = [
+    ("alt.binaries.boneless", "mixed", 30), ("alt.binaries.multimedia", "mixed", 12),
+    ("alt.binaries.teevee", "tv", 10), ("alt.binaries.moovee", "movie", 8),
+    ("alt.binaries.erotica", "erotica", 6), ("alt.binaries.pictures.erotica", "pictures", 6),
+    ("alt.binaries.sounds.mp3.complete_cd", "music", 5), ("alt.binaries.test", "test", 5),
+    ("alt.binaries.ebook", "ebook", 3), ("alt.binaries.storage", "storage", 6),
+    ("alt.binaries.sounds.karaoke", "karaoke", 1), ("alt.binaries.comics.dcp", "comics", 2),
+    ("alt.binaries.ath", "mixed", 6), ("alt.binaries.hdtv", "tv", 5),
+]
+# Groups that appear in Xref lines but are not indexed in the corpus.
+OUTSIDE = ["alt.binaries.misc", "alt.binaries.x", "alt.binaries.mom", "alt.binaries.cores", "a.b.inner-sanctum"]
+
+XREF_HOST = "news.sim.example"
+
+
+@dataclass
+class Options:
+    out: Path
+    seed: int = 1
+    groups: int = 4
+    lines: int = 200_000
+    days: float = 3.0
+    range_articles: int = 2_000_000
+    chunk_articles: int = 100_000
+    start: float = 1_777_593_600.0   # 2026-05-01T00:00Z
+    bench: bool = False
+    bodies: bool = True
+    level: int = 6
+
+
+def opts_indexed(opts: "Options") -> list[str]:
+    return ["alt.binaries.multimedia"] if opts.bench else []
+
+
+class Context:
+    """What every phenomenon draws from: the random source, message-ids, the
+    groups around it."""
+
+    def __init__(self, opts: Options, groups: list[tuple[str, str, int]], rng: random.Random):
+        self.rng = rng
+        self.opts = opts
+        self.groups = groups
+        self.names = [g[0] for g in groups]
+        # indexed groups that are not stored (the bench's multimedia) take crossposts too
+        self.names += [g for g in opts_indexed(opts) if g not in self.names]
+        self.profile = {g[0]: g[1] for g in groups}
+        self.msgid = N.MessageIds(rng)
+
+    def profile_genre(self, group: str) -> str:
+        return self.rng.choice(PROFILES[self.profile.get(group, "mixed")][1])
+
+    def others(self, group: str, exempt_ok: bool = True) -> list[str]:
+        return [g for g in self.names if g != group and (exempt_ok or not P.is_exempt_group(g))]
+
+    def other_group(self, group: str) -> str | None:
+        o = self.others(group)
+        return self.rng.choice(o) if o else None
+
+    def crosspost(self, group: str, p: float) -> list[str]:
+        if self.rng.random() >= p:
+            return [group]
+        pool = self.others(group, exempt_ok=False) + OUTSIDE
+        return [group] + self.rng.sample(pool, self.rng.randint(1, min(2, len(pool))))
+
+    def flood_groups(self, group: str, lo: int, hi: int) -> list[str]:
+        pool = self.others(group, exempt_ok=False) + OUTSIDE
+        return [group] + self.rng.sample(pool, min(len(pool), self.rng.randint(lo, hi) - 1))
+
+    def skew(self) -> float:
+        """A poster's clock: mostly right, sometimes hours off."""
+        r = self.rng.random()
+        if r < 0.03:
+            return self.rng.uniform(-6, 6) * 3600
+        return 0.0
+
+
+def _shift(uploads: list[P.Upload], dt: float) -> None:
+    for up in uploads:
+        for f in up.files:
+            f.times = [t + dt for t in f.times]
+
+
+def _first_time(uploads: list[P.Upload]) -> float:
+    return min((f.times[0] for up in uploads for f in up.files if f.times), default=0.0)
+
+
+def _pause_map(rng: random.Random, start: float, days: float) -> list[tuple[float, float]]:
+    """Quiet hours in a group's posting: (from, to) spans no upload starts in."""
+    spans = []
+    for d in range(max(1, math.ceil(days))):
+        if rng.random() < 0.7:
+            a = start + d * 86400 + rng.uniform(0, 86400)
+            spans.append((a, a + rng.uniform(0.5, 5) * 3600))
+    return spans
+
+
+def plan_uploads(ctx: Context, targets: dict[str, int]) -> list[P.Upload]:
+    """Uploads for every group until its lines reach the target, each
+    phenomenon kept at its share by a deficit scheduler, then spread over the
+    posting period around each group's quiet hours."""
+    rng = ctx.rng
+    opts = ctx.opts
+    uploads: list[P.Upload] = []
+    for name, profile, _w in ctx.groups:
+        shares = PROFILES[profile][0]
+        total = sum(shares.values())
+        shares = {k: v / total for k, v in shares.items()}
+        made = {k: 0 for k in shares}
+        lines = 0
+        target = targets[name]
+        pauses = _pause_map(rng, opts.start, opts.days)
+        batches: list[list[P.Upload]] = []
+        while lines < target:
+            # the phenomenon furthest below its share (relative), so rare small ones get their turn
+            kind = min(shares, key=lambda k: made[k] / shares[k])
+            batch = P.PHENOMENA[kind](ctx, name, 0.0)
+            n = sum(up.articles for up in batch)
+            made[kind] += n
+            lines += n
+            batches.append(batch)
+        span = opts.days * 86400
+        for batch in batches:
+            while True:
+                t = opts.start + rng.uniform(0, span)
+                if not any(a <= t < b for a, b in pauses):
+                    break
+            _shift(batch, t - _first_time(batch))
+            uploads.extend(batch)
+    return uploads
+
+
+def owner_of(groups: list[str], priority: dict[str, int]) -> str:
+    indexed = [g for g in groups if g in priority]
+    return min(indexed, key=lambda g: priority[g]) if indexed else groups[0]
+
+
+# -- the overview lines ----------------------------------------------------------
+
+def _date(t: float, style: int) -> str:
+    if style == 0:
+        return email.utils.formatdate(t, usegmt=False).replace("-0000", "+0000")
+    if style == 1:   # no day name, GMT
+        return time.strftime("%d %b %Y %H:%M:%S GMT", time.gmtime(t))
+    if style == 2:   # two-digit year and a zone offset
+        return time.strftime("%a, %d %b %y %H:%M:%S", time.gmtime(t - 5 * 3600)) + " -0500"
+    return email.utils.formatdate(t, usegmt=True)
+
+
+TOOL_DATE_STYLE = {"powerpost": 0, "nyuu": 3, "ngpost": 0, "jbinup": 1, "newsmangler": 2, "gopoststuff": 0,
+                   "webmail": 0}
+
+
+def _malformed(rng: random.Random, number: int) -> bytes:
+    kind = rng.randrange(5)
+    if kind == 0:
+        return f"{number}\tonly a subject".encode()
+    if kind == 1:
+        return f"{number}\t{N.hex32(rng)}\tposter@x\tnot a date\t<{N.hex32(rng)}@x>\t\tmany\tbytes\tXref: x".encode()
+    if kind == 2:
+        return f"{number}\t\t\t\t\t\t\t\t".encode()
+    if kind == 3:
+        return f"{number}\t\"half.rar\" yEnc (1/3)\tp@x\t".encode() + rng.randbytes(12).replace(b"\t", b" ").replace(b"\r", b" ").replace(b"\n", b" ")
+    return f"{number}\tsubject\tposter@x\tMon, 01 Jan 2026 00:00:00 +0000\tno-angle-brackets\t\t-5\t1\tXref: x".encode()
+
+
+def generate(opts: Options, log=lambda *a: None) -> dict:
+    rng = random.Random(opts.seed)
+    if opts.bench:
+        chosen = [("alt.binaries.boneless", "mixed", 1)]
+        # multimedia is indexed (priority 1) but not stored: boneless skips what it owns
+        priority = {"alt.binaries.multimedia": 1, "alt.binaries.boneless": 2}
+    else:
+        chosen = CATALOG[:max(1, min(opts.groups, len(CATALOG)))]
+        priority = {name: i for i, (name, _p, _w) in enumerate(chosen, 1)}
+    ctx = Context(opts, chosen, rng)
+    weight = sum(w for _n, _p, w in chosen)
+    if opts.bench:
+        targets = {"alt.binaries.boneless": int(opts.lines * 1.08)}
+    else:
+        targets = {name: max(1000, int(opts.lines * w / weight)) for name, _p, w in chosen}
+    log(f"planning uploads for {len(chosen)} groups")
+    uploads = plan_uploads(ctx, targets)
+
+    # Every posted article, in the order the server numbered them: posting
+    # time plus a propagation delay, so a file's parts can arrive out of order.
+    log("numbering articles")
+    events = []
+    for ui, up in enumerate(uploads):
+        for fi, f in enumerate(up.files):
+            for si, t in enumerate(f.times):
+                # most articles reach the server within a second; a few lag by minutes
+                lag = rng.uniform(5, 120) if rng.random() < 0.01 else rng.expovariate(3.0)
+                events.append((t + lag, ui, fi, si))
+    events.sort()
+
+    stored = [name for name, _p, _w in chosen]
+    R, C = opts.range_articles, opts.chunk_articles
+    counters: dict[str, int] = {}
+    lows: dict[str, int] = {}
+    for g in stored:
+        cell = 754 if opts.bench else rng.randint(0, 4)
+        lows[g] = cell * R + 1 + (0 if opts.bench else rng.randint(0, R // 2))
+        counters[g] = lows[g]
+    for g in priority:
+        counters.setdefault(g, rng.randint(10_000, 5_000_000))
+    lines: dict[str, list[tuple[int, bytes]]] = {g: [] for g in stored}
+    for up in uploads:
+        for f in up.files:
+            f.numbers = [None] * len(f.segments)
+    gaps = not opts.bench
+    for _t, ui, fi, si in events:
+        up = uploads[ui]
+        nums = []
+        for g in up.groups:
+            if g not in counters:
+                counters[g] = rng.randint(10_000, 5_000_000)
+            if gaps and rng.random() < 0.0008:
+                counters[g] += rng.randint(1, 60)         # expired or cancelled articles
+            if g in lines and rng.random() < 0.0002:
+                lines[g].append((counters[g], _malformed(rng, counters[g])))
+                counters[g] += 1
+            nums.append((g, counters[g]))
+            counters[g] += 1
+        up.files[fi].numbers[si] = nums
+
+    # Render the lines of the stored groups.
+    log("rendering overview lines")
+    date_cache: dict[tuple[int, int], bytes] = {}
+    static: dict[int, tuple[bytes, bytes, bytes]] = {}   # per file: subject around the part number, poster
+    for _t, ui, fi, si in events:
+        up = uploads[ui]
+        f = up.files[fi]
+        nums = f.numbers[si]
+        part, mid, nbytes = f.segments[si]
+        stored_here = [(g, n) for g, n in nums if g in lines]
+        if not stored_here:
+            continue
+        st = static.get(id(f))
+        if st is None:
+            enc = "latin-1" if up.latin1 else "utf-8"
+            pre, has, post = f.subject.partition("%(part)d")
+            poster = f.posters[0] if f.posters else up.poster
+            st = (pre.encode(enc, "replace"), post.encode(enc, "replace") if has else None,
+                  poster.encode("utf-8", "replace"))
+            static[id(f)] = st
+        subj_b = st[0] if st[1] is None else st[0] + str(part).encode() + st[1]
+        t = int(f.times[si] + up.skew)
+        if rng.random() < 0.0005:
+            t = rng.choice([0, 86400 * 365 * 3, 2_145_916_800 + rng.randint(0, 10 ** 8)])   # bogus Date
+        style = TOOL_DATE_STYLE.get(up.tool, 0)
+        db = date_cache.get((t, style))
+        if db is None:
+            db = _date(t, style).encode()
+            if len(date_cache) > 200_000:
+                date_cache.clear()
+            date_cache[(t, style)] = db
+        xref = ("Xref: " + XREF_HOST + " " + " ".join(f"{g}:{n}" for g, n in nums)).encode()
+        tail = b"\t".join([st[2], db, f"<{mid}>".encode(), b"",
+                           str(nbytes).encode(), str(nbytes // 130 + 8).encode(), xref])
+        for g, n in stored_here:
+            lines[g].append((n, str(n).encode() + b"\t" + subj_b + b"\t" + tail))
+
+    # Write ranges on the grid tiled from 1, chunks within each range.
+    writer = CorpusWriter(opts.out, level=opts.level)
+    highs: dict[str, int] = {}
+    cut_after: dict[str, int] = {}
+    for g in stored:
+        ls = lines[g]
+        ls.sort(key=lambda x: x[0])
+        low = lows[g]
+        if opts.bench:
+            high = low + R - 1                            # one full range
+            ls = [x for x in ls if x[0] <= high]
+            cut_after[g] = high
+        else:
+            high = max((n for n, _ in ls), default=low)
+        highs[g] = high
+        if rng.random() < 0.5 and len(ls) > 10 and not opts.bench:
+            i = rng.randrange(len(ls) - 1)                # stored out of order within a chunk
+            ls[i], ls[i + 1] = ls[i + 1], ls[i]
+        log(f"writing {g}: {len(ls):,} lines")
+        pos = 0
+        cell = (low - 1) // R
+        while cell * R + 1 <= high:
+            rs, re_ = max(cell * R + 1, low), min((cell + 1) * R, high)
+            chunks = []
+            first = rs
+            while first <= re_:
+                last = min(first + C - 1, re_)
+                chunk = []
+                while pos < len(ls) and ls[pos][0] <= last:
+                    chunk.append(ls[pos][1])
+                    pos += 1
+                chunks.append((first, last, chunk))
+                first = last + 1
+            writer.write_range(g, rs, re_, chunks)
+            cell += 1
+    writer.write_groups(
+        [{"name": g, "low": lows[g], "high": highs[g], "priority": priority[g]} for g in stored]
+        + [{"name": g, "low": 1, "high": counters[g] - 1, "priority": p}
+           for g, p in priority.items() if g not in lows]
+    )
+
+    # The ground truth, and the bodies' file specs.
+    log("writing truth")
+    kinds: dict[str, int] = {}
+    bodies_dir = opts.out / "bodies"
+    if opts.bodies:
+        bodies_dir.mkdir(exist_ok=True)
+        bodies_fh = open(bodies_dir / "files.jsonl", "w")
+    with open(opts.out / "truth.jsonl", "w") as truth:
+        for ui, up in enumerate(uploads):
+            owner = owner_of(up.groups, priority)
+            files = []
+            complete = up.complete
+            for fi, f in enumerate(up.files):
+                segs = []
+                for si, seg in enumerate(f.segments):
+                    nums = dict(f.numbers[si])
+                    if owner in cut_after and nums.get(owner, 0) > cut_after[owner]:
+                        complete = False                  # posted past the corpus's end
+                        continue
+                    segs.append(seg)
+                if segs:
+                    files.append({"name": f.name, "bytes": f.size, "segments": segs})
+                    if opts.bodies and up.rule not in ("obfuscated-subject", "counterless", "scrambled"):
+                        bodies_fh.write(json.dumps({
+                            "name": f.name, "yenc_name": f.yenc_name or f.name, "bytes": f.size, "segments": segs,
+                            "kind": f.kind, "volume": f.volume, "volumes": f.volumes, "release": up.name,
+                            "password": f.password, "members": f.members, "seed": f.seed}) + "\n")
+            if not files:
+                continue
+            rec = {"kind": up.kind}
+            if up.rule:
+                rec["rule"] = up.rule
+            rec.update({"group": owner, "groups": up.groups, "poster": up.poster, "name": up.name,
+                        "complete": complete, "phenomenon": up.phenomenon, "tool": up.tool, "files": files})
+            truth.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            kinds[up.kind] = kinds.get(up.kind, 0) + 1
+    if opts.bodies:
+        bodies_fh.close()
+    return {"groups": len(stored), "lines": sum(len(lines[g]) for g in stored), "uploads": kinds,
+            "out": str(opts.out)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="voyager sim generate", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, type=Path, help="the corpus folder to write")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--groups", type=int, default=4, help=f"how many groups (1..{len(CATALOG)})")
+    p.add_argument("--lines", type=int, default=200_000, help="overview lines in all, about")
+    p.add_argument("--days", type=float, default=3.0, help="the posting period")
+    p.add_argument("--range-articles", type=int, default=2_000_000)
+    p.add_argument("--chunk-articles", type=int, default=100_000)
+    p.add_argument("--no-bodies", action="store_true", help="skip bodies/files.jsonl")
+    p.add_argument("--bench", action="store_true",
+                   help="one full 2,000,000-line range shaped like recent a.b.boneless (the window's benchmark)")
+    p.add_argument("--quiet", action="store_true")
+    a = p.parse_args(argv)
+    opts = Options(out=a.out, seed=a.seed, groups=a.groups, lines=a.lines, days=a.days,
+                   range_articles=a.range_articles, chunk_articles=a.chunk_articles, bodies=not a.no_bodies)
+    if a.bench:
+        opts.bench = True
+        opts.groups = 1
+        opts.lines = 2_000_000
+        opts.range_articles = 2_000_000
+        opts.chunk_articles = 100_000
+        opts.days = 0.12
+        opts.bodies = False
+    if a.out.exists() and any(a.out.iterdir()):
+        print(f"voyager sim generate: {a.out} is not empty", file=sys.stderr)
+        return 1
+    started = time.time()
+    log = (lambda *m: None) if a.quiet else (lambda *m: print(*m, file=sys.stderr))
+    summary = generate(opts, log)
+    summary["seconds"] = round(time.time() - started, 1)
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,567 @@
+"""The uploads the simulated Usenet is made of: one function per phenomenon.
+
+Each phenomenon returns one or more `Upload`s with their files and segments
+(message-ids, sizes, posting times) and the ground truth kind:
+
+- release: one catalog release holds exactly these segments
+- album:   one catalog release (source album) holds exactly these files
+- pending: every file random-named: a pending release, not the catalog
+- drop:    no catalog release holds any of it; `rule` names the rule that counts it
+
+Rule names (the window counts drops under the same names): stub-archive,
+nonsense-piece, tiny-archive, bare-executable, obfuscated-subject (counterless
+random subjects, one per article), counterless (a readable post without a yEnc
+part counter), scrambled (a random subject and poster per article).
+"""
+from __future__ import annotations
+
+import math
+import random
+from itertools import accumulate
+from dataclasses import dataclass, field
+
+from . import names as N
+
+# Article payloads: a yEnc part of 716,800 bytes (128-char lines) is the common
+# default; Power-Post's 250 kB parts trip the stub-archive rule's leg A.
+PART_BYTES = (716_800, 716_800, 768_000, 640_000, 384_000)
+POWERPOST_PART = 256_000
+
+# Groups whose communities post real single small archives (exempt from the
+# single-archive rules), by a word in the group name.
+EXEMPT_WORDS = ("sounds", "mp3", "music", "ebook", "e-book", "comics", "tabs", "fonts", "karaoke")
+
+
+def is_exempt_group(group: str) -> bool:
+    return any(w in group for w in EXEMPT_WORDS)
+
+
+@dataclass
+class File:
+    name: str                 # as posted
+    kind: str                 # content kind (sim.bodies)
+    size: int                 # file bytes
+    parts: int                # announced yEnc parts
+    subject: str              # template with %(part)d
+    segments: list = field(default_factory=list)   # [part, message-id, article bytes]
+    times: list = field(default_factory=list)      # posting time of each posted segment
+    posters: list | None = None                    # one poster per segment (scrambled)
+    volume: int = 1
+    volumes: int = 1
+    yenc_name: str | None = None
+    members: list = field(default_factory=list)
+    password: str | None = None
+    seed: int = 0
+    numbers: list | None = None                    # per segment: [(group, article number)], set when numbered
+
+
+@dataclass
+class Upload:
+    kind: str                 # release | album | pending | drop
+    groups: list              # posted to; the owner is the one with the lowest priority number
+    poster: str
+    tool: str
+    name: str
+    files: list
+    rule: str | None = None
+    complete: bool = True
+    skew: float = 0.0         # seconds the poster's clock is off (Date headers only)
+    latin1: bool = False      # the subject is Latin-1, not UTF-8
+    phenomenon: str = ""
+
+    @property
+    def articles(self) -> int:
+        return sum(len(f.segments) for f in self.files)
+
+
+class Poster:
+    """Hands out posting times: `speed` articles a second from `start`."""
+
+    def __init__(self, start: float, speed: float):
+        self.t = start
+        self.speed = speed
+
+    def next(self, rng: random.Random) -> float:
+        self.t += rng.expovariate(self.speed)
+        return self.t
+
+
+def _article_bytes(part_size: int, rng: random.Random) -> int:
+    # yEnc overhead ~2% plus 380-635 bytes of headers
+    return int(part_size * 1.0235) + 380 + rng.getrandbits(8)
+
+
+def make_file(ctx, name: str, kind: str, size: int, subject: str, part_size: int, clock: Poster,
+              tool: str, **extra) -> File:
+    rng = ctx.rng
+    parts = max(1, math.ceil(size / part_size))
+    f = File(name=name, kind=kind, size=size, parts=parts, subject=subject, seed=rng.getrandbits(48), **extra)
+    expo, bits, msgid = rng.expovariate, rng.getrandbits, ctx.msgid
+    rate = clock.speed
+    f.times = list(accumulate([expo(rate) for _ in range(parts)], initial=clock.t))[1:]
+    clock.t = f.times[-1]
+    full = int(part_size * 1.0235) + 380     # yEnc overhead ~2% plus the headers
+    f.segments = [[k, msgid(tool, k, parts), full + bits(8)] for k in range(1, parts + 1)]
+    last = size - part_size * (parts - 1)
+    f.segments[-1][2] = _article_bytes(last, rng)
+    return f
+
+
+def _subject(shape, release, fname, i, n, parts, size):
+    return N.subject_template(shape, release, fname, i, n, parts, size)
+
+
+def _tool(rng: random.Random) -> str:
+    return rng.choices(["powerpost", "nyuu", "ngpost", "jbinup", "newsmangler", "gopoststuff"],
+                       [25, 30, 20, 5, 10, 10])[0]
+
+
+def _archive_set(rng: random.Random, stem: str, total: int) -> tuple[list[tuple[str, str, int]], str]:
+    """Volume names of one archive set: new-style .partNN.rar, old-style .rar/.rNN, or .7z.NNN."""
+    style = rng.choices(["part", "old", "7z"], [60, 25, 15])[0]
+    vols = max(1, math.ceil(total / rng.choice([50, 100, 250, 500]) / 1048576))
+    width = max(2, len(str(vols)))
+    out = []
+    each = math.ceil(total / vols)
+    for v in range(1, vols + 1):
+        size = each if v < vols else total - each * (vols - 1)
+        if style == "part":
+            out.append((f"{stem}.part{v:0{width}d}.rar", "rar5" if rng.random() < 0.5 else "rar", size))
+        elif style == "old":
+            out.append((f"{stem}.rar" if v == 1 else f"{stem}.r{v - 2:02d}", "rar", size))
+        else:
+            out.append((f"{stem}.7z.{v:03d}", "7z", size))
+    return out, style
+
+
+def _par2_files(stem: str, total: int, rng: random.Random) -> list[tuple[str, str, int]]:
+    out = [(f"{stem}.par2", "par2", rng.randint(20_000, 60_000))]
+    blocks = 1
+    for _ in range(rng.randint(2, 5)):
+        out.append((f"{stem}.vol{blocks - 1:02d}+{blocks:02d}.par2", "par2vol", max(1, total // 400) * blocks))
+        blocks *= 2
+    return out
+
+
+# -- phenomena ------------------------------------------------------------------
+
+def multi_file(ctx, group: str, start: float) -> list[Upload]:
+    """A readable multi-file upload: an archive set with par2 (and sometimes an
+    .nfo, .sfv, an .nzb sidecar under another counter), in one subject shape;
+    sometimes incomplete, reposted days later, or filled after the window."""
+    rng = ctx.rng
+    genre = ctx.profile_genre(group)
+    release = {"tv": N.tv_name, "movie": N.movie_name, "music": N.music_name, "book": N.book_name,
+               "software": N.software_name}[genre](rng)
+    tool = _tool(rng)
+    poster = N.poster_for(tool, rng)
+    shape = rng.choices(N.SHAPES, [30, 20, 12, 6, 8, 8, 4, 6])[0]
+    inner = {"tv": ".mkv", "movie": ".mkv", "music": ".flac", "book": ".epub", "software": ".iso"}[genre]
+    total = int(rng.lognormvariate(math.log(1.2e9 if genre in ("tv", "movie") else 2.5e8), 0.9))
+    total = max(5_000_000, min(total, 15_000_000_000))
+    if genre == "music" and rng.random() < 0.5:
+        files = [(f"{i:02d} - {release.split(' - ')[0]} - Track {i}.flac", "flac", rng.randint(15, 60) * 1048576)
+                 for i in range(1, rng.randint(6, 15))]
+        files.append((f"{release}.nfo", "nfo", rng.randint(2000, 9000)))
+        password = None
+    else:
+        files, _style = _archive_set(rng, release, total)
+        password = "secret" if rng.random() < 0.03 else None
+        files += _par2_files(release, total, rng)
+        if rng.random() < 0.3:
+            files.append((f"{release}.nfo", "nfo", rng.randint(2000, 9000)))
+        if rng.random() < 0.15:
+            files.append((f"{release}.sfv", "sfv", rng.randint(200, 3000)))
+    members = [{"name": release + inner, "bytes": total}]
+    part_size = rng.choice(PART_BYTES) if tool != "powerpost" else rng.choice([716_800, POWERPOST_PART])
+    latin1 = rng.random() < 0.01
+    if latin1:
+        release = release.replace("Winter", "Wintér").replace("Echo", "Écho")
+        files = [(f.replace("Winter", "Wintér").replace("Echo", "Écho"), k, s) for f, k, s in files]
+    clock = Poster(start, rng.uniform(3, 40) if rng.random() < 0.8 else rng.uniform(0.05, 1.0))
+    groups = ctx.crosspost(group, 0.05)
+    up = Upload(kind="release", groups=groups, poster=poster, tool=tool, name=release, files=[],
+                latin1=latin1, phenomenon="multi_file", skew=ctx.skew())
+    n = len(files)
+    for i, (fname, kind, size) in enumerate(files, 1):
+        vol = i if kind in ("rar", "rar5", "7z") else 1
+        nvol = sum(1 for _, k, _ in files if k in ("rar", "rar5", "7z")) if kind in ("rar", "rar5", "7z") else 1
+        subj = _subject(shape, release, fname, i, n, math.ceil(size / part_size), size)
+        f = make_file(ctx, fname, kind, size, subj, part_size, clock, tool, volume=vol, volumes=nvol,
+                      members=members if kind in ("rar", "rar5", "7z") else [], password=password)
+        up.files.append(f)
+    _par2_members(up)
+    out = [up]
+    if rng.random() < 0.05:
+        out += _make_incomplete(ctx, up)
+    if rng.random() < 0.03:
+        out.append(_repost(ctx, up, days=rng.uniform(2, 6)))
+    if rng.random() < 0.03 and shape in ("counter_first", "name_first"):
+        out.append(_nzb_sidecar(ctx, up, n, clock))
+    return out
+
+
+def _par2_members(up: Upload) -> None:
+    """The par2 set protects the upload's other files (phase 2 matches them by their first 16 KiB)."""
+    protected = [f for f in up.files if f.kind not in ("par2", "par2vol")]
+    specs = [{"name": f.yenc_name or f.name, "bytes": f.size, "kind": f.kind, "volume": f.volume,
+              "volumes": f.volumes, "password": f.password, "seed": f.seed, "members": f.members}
+             for f in protected]
+    for f in up.files:
+        if f.kind in ("par2", "par2vol"):
+            f.members = specs
+
+
+def _make_incomplete(ctx, up: Upload) -> list[Upload]:
+    """Some articles never arrive; sometimes a fill posts them days later,
+    after the window: a release of its own."""
+    rng = ctx.rng
+    up.complete = False
+    victims = [f for f in up.files if len(f.segments) > 3]
+    if not victims:
+        victims = up.files
+    missing: list[tuple[File, list]] = []
+    for f in rng.sample(victims, max(1, len(victims) // 4)):
+        k = max(1, len(f.segments) // rng.randint(10, 40))
+        idx = sorted(rng.sample(range(len(f.segments)), k))
+        gone = [f.segments[i] for i in idx]
+        keep = [i for i in range(len(f.segments)) if i not in set(idx)]
+        f.segments = [f.segments[i] for i in keep]
+        f.times = [f.times[i] for i in keep]
+        missing.append((f, gone))
+    if rng.random() < 0.35:
+        start = max(t for f in up.files for t in f.times) + rng.uniform(1.5, 4) * 86400
+        clock = Poster(start, rng.uniform(5, 20))
+        fill = Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=up.name,
+                      files=[], complete=False, phenomenon="fill", skew=up.skew, latin1=up.latin1)
+        for f, gone in missing:
+            g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
+                     volumes=f.volumes, members=f.members, password=f.password, seed=f.seed)
+            for part, _mid, nbytes in gone:
+                t = clock.next(rng)
+                g.segments.append([part, ctx.msgid(up.tool, part, f.parts, t), nbytes])
+                g.times.append(t)
+            fill.files.append(g)
+        return [fill]
+    return []
+
+
+def _repost(ctx, up: Upload, days: float) -> Upload:
+    """The same upload posted again days later: a release of its own."""
+    rng = ctx.rng
+    start = max(t for f in up.files for t in f.times) + days * 86400
+    clock = Poster(start, rng.uniform(5, 30))
+    again = Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=up.name, files=[],
+                   phenomenon="repost", skew=up.skew, latin1=up.latin1)
+    for f in up.files:
+        g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
+                 volumes=f.volumes, members=f.members, password=f.password, seed=f.seed)
+        for k in range(1, f.parts + 1):
+            t = clock.next(rng)
+            g.segments.append([k, ctx.msgid(up.tool, k, f.parts, t), _article_bytes(f.size // f.parts, rng)])
+            g.times.append(t)
+        again.files.append(g)
+    return again
+
+
+def _nzb_sidecar(ctx, up: Upload, n: int, clock: Poster) -> Upload:
+    """An .nzb posted beside the upload under another counter ([00/80] beside
+    [01/94]): a release of its own until phase 2 folds it in."""
+    rng = ctx.rng
+    other = n + rng.randint(-14, -1) if n > 15 else n + rng.randint(1, 9)
+    fname = f"{up.name}.nzb"
+    subj = f'[00/{other}] - "{fname}" yEnc (%(part)d/1)'
+    f = make_file(ctx, fname, "nzb", rng.randint(5000, 60000), subj, 716_800, clock, up.tool)
+    return Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=fname, files=[f],
+                  phenomenon="nzb_sidecar", skew=up.skew)
+
+
+def single_file(ctx, group: str, start: float) -> list[Upload]:
+    """One readable file: a video, an e-book, a track (most releases have one file)."""
+    rng = ctx.rng
+    genre = ctx.profile_genre(group)
+    if genre == "book":
+        release, ext, kind, size = N.book_name(rng), rng.choice([".epub", ".pdf", ".mobi"]), "epub", rng.randint(300_000, 30_000_000)
+    elif genre == "music":
+        release, ext, kind, size = N.music_name(rng), ".mp3", "mp3", rng.randint(3, 15) * 1048576
+    else:
+        release, ext, kind, size = N.tv_name(rng), rng.choice([".mkv", ".mp4"]), "mkv", rng.randint(150, 4000) * 1048576
+    if ext == ".mp4":
+        kind = "mp4"
+    elif ext == ".pdf":
+        kind = "pdf"
+    tool = _tool(rng)
+    fname = release + ext
+    shape = rng.choice(["counter_first", "quoted_only", "name_first"])
+    part_size = rng.choice(PART_BYTES)
+    clock = Poster(start, rng.uniform(3, 40))
+    subj = _subject(shape, release, fname, 1, 1, math.ceil(size / part_size), size)
+    f = make_file(ctx, fname, kind, size, subj, part_size, clock, tool)
+    return [Upload(kind="release", groups=ctx.crosspost(group, 0.05), poster=N.poster_for(tool, rng), tool=tool,
+                   name=release, files=[f], phenomenon="single_file", skew=ctx.skew())]
+
+
+def obfuscated(ctx, group: str, start: float) -> list[Upload]:
+    """An upload whose every file is random-named (32 hex), counters intact:
+    a pending release until phase 2 names it."""
+    rng = ctx.rng
+    real = rng.choice([N.tv_name, N.movie_name])(rng)
+    stem = N.hex32(rng)
+    tool = rng.choice(["nyuu", "ngpost", "powerpost"])
+    total = max(50_000_000, min(int(rng.lognormvariate(math.log(2e9), 0.8)), 15_000_000_000))
+    files, _ = _archive_set(rng, stem, total)
+    files += _par2_files(stem, total, rng)
+    part_size = rng.choice(PART_BYTES)
+    clock = Poster(start, rng.uniform(5, 50))
+    n = len(files)
+    shape = rng.choice(["counter_first", "quoted_only", "name_first"])
+    up = Upload(kind="pending", groups=ctx.crosspost(group, 0.04), poster=N.poster_for(tool, rng), tool=tool,
+                name=real, files=[], phenomenon="obfuscated", skew=ctx.skew())
+    for i, (fname, kind, size) in enumerate(files, 1):
+        subj = _subject(shape, stem, fname, i, n, math.ceil(size / part_size), size)
+        up.files.append(make_file(ctx, fname, kind, size, subj, part_size, clock, tool,
+                                  members=[{"name": real + ".mkv", "bytes": total}] if kind in ("rar", "rar5", "7z") else [],
+                                  volume=i if kind in ("rar", "rar5", "7z") else 1,
+                                  volumes=sum(1 for _, k, _ in files if k in ("rar", "rar5", "7z")) if kind in ("rar", "rar5", "7z") else 1,
+                                  password="hidden" if rng.random() < 0.2 else None))
+    _par2_members(up)
+    if rng.random() < 0.04:
+        _make_incomplete(ctx, up)   # no fill for pending ones: keep the truth simple
+        up.kind = "pending"
+    return [up]
+
+
+def counterless(ctx, group: str, start: float) -> list[Upload]:
+    """Articles without a yEnc part counter: random 32-hex subjects (73%),
+    [PRiVATE] hashes (27%), one per article; rarely a readable post. Counted,
+    never indexed (phase 2 would need every body)."""
+    rng = ctx.rng
+    roll = rng.random()
+    tool = rng.choice(["nyuu", "ngpost"])
+    poster = N.poster_for(tool, rng)
+    clock = Poster(start, rng.uniform(5, 60))
+    n = rng.randint(40, 1500)
+    if roll < 0.004:
+        # a readable post without a counter: the subject names no file part
+        name = N.movie_name(rng)
+        up = Upload(kind="drop", rule="counterless", groups=ctx.crosspost(group, 0.02), poster=poster, tool=tool,
+                    name=name, files=[], phenomenon="counterless_readable", skew=ctx.skew())
+        subj = f"{name} - {name}.mkv"
+        part_size = 716_800
+        f = make_file(ctx, name + ".mkv", "mkv", part_size * min(n, 200), subj, part_size, clock, tool)
+        up.files.append(f)
+        return [up]
+    hexes = roll < 0.73
+    up = Upload(kind="drop", rule="obfuscated-subject", groups=ctx.crosspost(group, 0.02), poster=poster, tool=tool,
+                name="", files=[], phenomenon="counterless_hex" if hexes else "counterless_private", skew=ctx.skew())
+    for _ in range(n):
+        subj = N.hex32(rng) if hexes else N.private_hash(rng)
+        f = make_file(ctx, subj, "bin", 716_800, subj.replace("%", "%%"), 716_800, clock, tool)
+        up.files.append(f)
+    return [up]
+
+
+def scrambled(ctx, group: str, start: float) -> list[Upload]:
+    """A scrambled upload: a random subject and a random poster per article."""
+    rng = ctx.rng
+    tool = "nyuu"
+    clock = Poster(start, rng.uniform(5, 40))
+    up = Upload(kind="drop", rule="scrambled", groups=[group], poster="", tool=tool, name="", files=[],
+                phenomenon="scrambled", skew=ctx.skew())
+    for _ in range(rng.randint(30, 800)):
+        name = N.scrambled(rng, rng.randint(14, 24))
+        f = make_file(ctx, name, "bin", 716_800, f'"{name}" yEnc (%(part)d/1)', 716_800, clock, tool,
+                      posters=[f"{N.scrambled(rng, 9)} <{N.scrambled(rng, 7).lower()}@{N.scrambled(rng, 5).lower()}.net>"])
+        up.files.append(f)
+    return [up]
+
+
+def album(ctx, group: str, start: float) -> list[Upload]:
+    """A poster's numbered single files within hours (an image dump): one
+    album release named by the shared template."""
+    rng = ctx.rng
+    tool = rng.choice(["powerpost", "nyuu", "gopoststuff"])
+    poster = N.poster_for(tool, rng)
+    n = rng.randint(5, 400)
+    style = rng.choice(["epoch", "img", "titled"])
+    base = rng.randint(1_400_000_000_000, 1_700_000_000_000)
+    first = rng.randint(1, 5000)
+    title = " ".join(rng.choice(N._WORDS) for _ in range(2))
+    clock = Poster(start, rng.uniform(0.05, 2))
+    up = Upload(kind="album", groups=[group], poster=poster, tool=tool, name="", files=[], phenomenon="album",
+                skew=ctx.skew())
+    for i in range(n):
+        if style == "epoch":
+            fname = f"{base + i * rng.randint(1, 9)}_{i + 1}.jpg.data"
+        elif style == "img":
+            fname = f"IMG_{first + i:04d}.jpg"
+        else:
+            fname = f"{title} - {i + 1:03d}.jpg"
+        size = rng.randint(80_000, 700_000)
+        up.files.append(make_file(ctx, fname, "jpg", size, f'"{fname}" yEnc (%(part)d/1)', 716_800, clock, tool))
+    up.name = {"epoch": "#_#.jpg.data", "img": "IMG_#.jpg", "titled": f"{title} - #.jpg"}[style]
+    if n == 1:
+        up.kind = "release"
+    return [up]
+
+
+def shogun(ctx, group: str, start: float) -> list[Upload]:
+    """The subject parser's miss the album rule glues back together:
+    `[n/60] Shogun I (1980) Shogun I (1980).avi.012`, a split file each."""
+    rng = ctx.rng
+    title = " ".join(rng.choice(N._WORDS) for _ in range(2))
+    year = rng.randint(1970, 2010)
+    tool = rng.choice(["powerpost", "newsmangler"])
+    n = rng.randint(8, 60)
+    clock = Poster(start, rng.uniform(3, 20))
+    up = Upload(kind="album", groups=[group], poster=N.poster_for(tool, rng), tool=tool,
+                name=f"{title} ({year}) {title} ({year}).avi.#", files=[], phenomenon="shogun", skew=ctx.skew())
+    for i in range(1, n + 1):
+        fname = f"{title} ({year}) {title} ({year}).avi.{i:03d}"
+        size = 15_000_000 if i < n else rng.randint(1_000_000, 15_000_000)
+        subj = f"[{i}/{n}] {fname} (%(part)d/{math.ceil(size / 716_800)})"
+        up.files.append(make_file(ctx, fname, "avi" if i == 1 else "bin", size, subj, 716_800, clock, tool))
+    return [up]
+
+
+def batch_counter(ctx, group: str, start: float) -> list[Upload]:
+    """Yenc-PP-A&A's [n/68067]: one poster's many different stems under one
+    huge counter. Each stem is a release of its own, without a file total."""
+    rng = ctx.rng
+    tool = "powerpost"
+    poster = "Yenc@power-post.org (Yenc-PP-A&A)"
+    total = rng.choice([68067, 24310, 9120, 1500])
+    at = rng.randint(1, max(1, total - 500))
+    clock = Poster(start, rng.uniform(1, 10))
+    out = []
+    for i in range(rng.randint(25, 150)):
+        stem = "_".join(rng.choice(N._WORDS).lower() for _ in range(3))
+        fname = f"{stem}.{rng.choice(['jpg', 'png', 'gif'])}"
+        size = rng.randint(50_000, 900_000)
+        subj = f'[{at + i}/{total}] - "{fname}" yEnc (%(part)d/{math.ceil(size / 716_800)})'
+        f = make_file(ctx, fname, "jpg", size, subj, 716_800, clock, tool)
+        out.append(Upload(kind="release", groups=[group], poster=poster, tool=tool, name=stem, files=[f],
+                          phenomenon="batch_counter"))
+    return out
+
+
+# -- floods, and what must survive them ----------------------------------------------
+
+def stub_archive(ctx, group: str, start: float) -> list[Upload]:
+    """One unsplit zip/rar/7z under a film or software name, under 100 MB,
+    crossposted to 2+ groups with small articles (A), to 4+ groups (X) or by a
+    webmail poster (W): the exe-stub and recycled-installer floods."""
+    rng = ctx.rng
+    leg = rng.choice("AXW")
+    name = rng.choice([N.movie_name, N.software_name, N.tv_name])(rng)
+    ext, kind = rng.choice([(".zip", "zip"), (".rar", "rar"), (".7z", "7z")])
+    # the fakes stop at ~90 MB; most are a few MB
+    size = min(95_000_000, max(1_100_000, int(rng.lognormvariate(math.log(6e6), 0.9))))
+    if leg == "A":
+        tool, part_size, groups = "powerpost", POWERPOST_PART, ctx.flood_groups(group, 2, 3)
+    elif leg == "X":
+        tool, part_size, groups = rng.choice(["nyuu", "ngpost"]), 716_800, ctx.flood_groups(group, 4, 6)
+    else:
+        tool, part_size, groups = "webmail", 716_800, ctx.flood_groups(group, 2, 3)
+    clock = Poster(start, rng.uniform(3, 30))
+    subj = _subject(rng.choice(["counter_first", "quoted_only"]), name, name + ext, 1, 1,
+                    math.ceil(size / part_size), size)
+    f = make_file(ctx, name + ext, kind, size, subj, part_size, clock, tool,
+                  members=[{"name": "setup.exe", "bytes": size - 2000}])
+    return [Upload(kind="drop", rule="stub-archive", groups=groups, poster=N.poster_for(tool, rng), tool=tool,
+                   name=name, files=[f], phenomenon=f"stub_archive_{leg}", skew=ctx.skew())]
+
+
+def nonsense_piece(ctx, group: str, start: float) -> list[Upload]:
+    """A single archive of one article, 100 kB-1 MB, under a release-like name
+    without spaces (the newznzb pieces)."""
+    rng = ctx.rng
+    name = N.movie_name(rng) if rng.random() < 0.6 else f"{N.hex32(rng)[:20]}-{rng.choice(['XX', 'AB', 'QZ'])}"
+    ext, kind = rng.choice([(".rar", "rar"), (".zip", "zip"), (".7z", "7z")])
+    tool = rng.choice(["nyuu", "ngpost", "powerpost"])
+    size = rng.randint(100_000, 700_000)
+    clock = Poster(start, 5)
+    f = make_file(ctx, name + ext, kind, size, f'"{name}{ext}" yEnc (%(part)d/1)', 716_800, clock, tool)
+    return [Upload(kind="drop", rule="nonsense-piece", groups=[group], poster=N.poster_for(tool, rng), tool=tool,
+                   name=name, files=[f], phenomenon="nonsense_piece", skew=ctx.skew())]
+
+
+def tiny_archive(ctx, group: str, start: float) -> list[Upload]:
+    """A single archive of one article, 2-100 kB, under a release-like name."""
+    rng = ctx.rng
+    name = rng.choice([N.movie_name(rng), " ".join(rng.choice(N._WORDS) for _ in range(3)) + " 2016"])
+    ext, kind = rng.choice([(".rar", "rar"), (".zip", "zip")])
+    tool = rng.choice(["nyuu", "powerpost"])
+    size = rng.randint(2_000, 99_000)
+    clock = Poster(start, 5)
+    f = make_file(ctx, name + ext, kind, size, f'"{name}{ext}" yEnc (%(part)d/1)', 716_800, clock, tool)
+    return [Upload(kind="drop", rule="tiny-archive", groups=[group], poster=N.poster_for(tool, rng), tool=tool,
+                   name=name, files=[f], phenomenon="tiny_archive", skew=ctx.skew())]
+
+
+def bare_executable(ctx, group: str, start: float) -> list[Upload]:
+    """A lone program under a film name."""
+    rng = ctx.rng
+    name = N.movie_name(rng)
+    tool = rng.choice(["nyuu", "webmail"])
+    size = rng.randint(500_000, 30_000_000)
+    clock = Poster(start, 10)
+    f = make_file(ctx, name + ".exe", "exe", size, f'"{name}.exe" yEnc (%(part)d/{math.ceil(size / 716_800)})',
+                  716_800, clock, tool)
+    return [Upload(kind="drop", rule="bare-executable", groups=ctx.flood_groups(group, 1, 2),
+                   poster=N.poster_for(tool, rng), tool=tool, name=name, files=[f], phenomenon="bare_executable",
+                   skew=ctx.skew())]
+
+
+def rot13_volumes(ctx, group: str, start: float) -> list[Upload]:
+    """Passworded videos as ROT13 volume names (.cnegN.rar is .partN.rar):
+    volumes, not single archives, so the stub rule must let them through,
+    even a lone volume crossposted with small articles."""
+    rng = ctx.rng
+    name = N.movie_name(rng).replace(".", " ") + " XXX"
+    vols = rng.choice([1, 1, 2, 3, 5])
+    tool = "powerpost"
+    part_size = POWERPOST_PART
+    clock = Poster(start, rng.uniform(3, 20))
+    up = Upload(kind="release", groups=ctx.flood_groups(group, 2, 3), poster=N.poster_for(tool, rng), tool=tool,
+                name=name, files=[], phenomenon="rot13_volumes", skew=ctx.skew())
+    for v in range(1, vols + 1):
+        fname = f"{name}.cneg{v}.rar"
+        size = rng.randint(5_000_000, 90_000_000)
+        subj = f'"{fname}" yEnc (%(part)d/{math.ceil(size / part_size)})' if vols == 1 else \
+            f'[{v}/{vols}] - "{fname}" yEnc (%(part)d/{math.ceil(size / part_size)})'
+        up.files.append(make_file(ctx, fname, "rar5", size, subj, part_size, clock, tool, volume=v, volumes=vols,
+                                  password="pw", members=[{"name": name + ".mp4", "bytes": size}]))
+    return [up]
+
+
+def exempt_single(ctx, group: str, start: float) -> list[Upload]:
+    """Real single small archives where communities post them that way:
+    karaoke zips, e-book zips, comics (cbr/cbz); exempt from the single-archive rules."""
+    rng = ctx.rng
+    genre = ctx.profile_genre(group)
+    if genre == "book":
+        name = N.book_name(rng)
+        ext, kind = rng.choice([(".zip", "zip"), (".rar", "rar")])
+    elif "comics" in group:
+        name = f"{' '.join(rng.choice(N._WORDS) for _ in range(2))} {rng.randint(1, 300):03d} ({rng.randint(1990, 2026)})"
+        ext, kind = rng.choice([(".cbr", "rar"), (".cbz", "zip")])
+    else:
+        name = f"{rng.choice(N._ARTISTS)} - {' '.join(rng.choice(N._WORDS) for _ in range(2))} (Karaoke)"
+        ext, kind = ".zip", "zip"
+    tool = "powerpost"
+    size = rng.randint(1_200_000, 60_000_000)
+    clock = Poster(start, rng.uniform(3, 20))
+    f = make_file(ctx, name + ext, kind, size, f'"{name}{ext}" yEnc (%(part)d/{math.ceil(size / POWERPOST_PART)})',
+                  POWERPOST_PART, clock, tool, members=[{"name": name + ".mp3", "bytes": size}])
+    groups = [group] + ([ctx.other_group(group)] if rng.random() < 0.5 and ctx.other_group(group) else [])
+    return [Upload(kind="release", groups=groups, poster=N.poster_for(tool, rng), tool=tool, name=name, files=[f],
+                   phenomenon="exempt_single", skew=ctx.skew())]
+
+
+PHENOMENA = {
+    "multi_file": multi_file, "single_file": single_file, "obfuscated": obfuscated, "counterless": counterless,
+    "scrambled": scrambled, "album": album, "shogun": shogun, "batch_counter": batch_counter,
+    "stub_archive": stub_archive, "nonsense_piece": nonsense_piece, "tiny_archive": tiny_archive,
+    "bare_executable": bare_executable, "rot13_volumes": rot13_volumes, "exempt_single": exempt_single,
+}
