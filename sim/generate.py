@@ -40,7 +40,7 @@ from .corpus import CorpusWriter
 # Each profile: phenomenon -> share of the group's lines; and the genres its
 # readable uploads come in.
 PROFILES: dict[str, tuple[dict[str, float], list[str]]] = {
-    "mixed": ({"counterless": .43, "obfuscated": .22, "multi_file": .17, "single_file": .03, "stub_archive": .06,
+    "mixed": ({"counterless": .46, "obfuscated": .21, "multi_file": .17, "single_file": .03, "stub_archive": .06,
                "nonsense_piece": .005, "tiny_archive": .003, "bare_executable": .002, "album": .02,
                "batch_counter": .004, "scrambled": .01, "shogun": .004}, ["tv", "movie", "software", "music"]),
     "tv": ({"counterless": .42, "obfuscated": .2, "multi_file": .26, "single_file": .04, "stub_archive": .05,
@@ -109,6 +109,7 @@ class Context:
         self.names += [g for g in opts_indexed(opts) if g not in self.names]
         self.profile = {g[0]: g[1] for g in groups}
         self.msgid = N.MessageIds(rng)
+        self.cap_bytes = 15_000_000_000   # the largest upload planned now (plan_uploads sets it per group)
 
     def profile_genre(self, group: str) -> str:
         return self.rng.choice(PROFILES[self.profile.get(group, "mixed")][1])
@@ -173,6 +174,8 @@ def plan_uploads(ctx: Context, targets: dict[str, int]) -> list[P.Upload]:
         lines = 0
         target = targets[name]
         pauses = _pause_map(rng, opts.start, opts.days)
+        # no single upload more than 5% of a group's lines, so a small corpus keeps its mix
+        ctx.cap_bytes = max(50_000_000, target // 20 * 716_800)
         batches: list[list[P.Upload]] = []
         while lines < target:
             # the phenomenon furthest below its share (relative), so rare small ones get their turn
@@ -391,7 +394,8 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                         bodies_fh.write(json.dumps({
                             "name": f.name, "yenc_name": f.yenc_name or f.name, "bytes": f.size, "segments": segs,
                             "kind": f.kind, "volume": f.volume, "volumes": f.volumes, "release": up.name,
-                            "password": f.password, "members": f.members, "seed": f.seed}) + "\n")
+                            "password": f.password, "members": f.members, "seed": f.seed,
+                            "part_size": f.part_size}) + "\n")
             if not files:
                 continue
             rec = {"kind": up.kind}

@@ -52,6 +52,7 @@ class File:
     members: list = field(default_factory=list)
     password: str | None = None
     seed: int = 0
+    part_size: int = 716_800                       # bytes of the file per article (the last holds the rest)
     numbers: list | None = None                    # per segment: [(group, article number)], set when numbered
 
 
@@ -95,7 +96,8 @@ def make_file(ctx, name: str, kind: str, size: int, subject: str, part_size: int
               tool: str, **extra) -> File:
     rng = ctx.rng
     parts = max(1, math.ceil(size / part_size))
-    f = File(name=name, kind=kind, size=size, parts=parts, subject=subject, seed=rng.getrandbits(48), **extra)
+    f = File(name=name, kind=kind, size=size, parts=parts, subject=subject, seed=rng.getrandbits(48),
+             part_size=part_size, **extra)
     expo, bits, msgid = rng.expovariate, rng.getrandbits, ctx.msgid
     rate = clock.speed
     f.times = list(accumulate([expo(rate) for _ in range(parts)], initial=clock.t))[1:]
@@ -119,6 +121,7 @@ def _tool(rng: random.Random) -> str:
 def _archive_set(rng: random.Random, stem: str, total: int) -> tuple[list[tuple[str, str, int]], str]:
     """Volume names of one archive set: new-style .partNN.rar, old-style .rar/.rNN, or .7z.NNN."""
     style = rng.choices(["part", "old", "7z"], [60, 25, 15])[0]
+    rar_kind = "rar5" if rng.random() < 0.5 else "rar"   # one format for the whole set
     vols = max(1, math.ceil(total / rng.choice([50, 100, 250, 500]) / 1048576))
     width = max(2, len(str(vols)))
     out = []
@@ -126,7 +129,7 @@ def _archive_set(rng: random.Random, stem: str, total: int) -> tuple[list[tuple[
     for v in range(1, vols + 1):
         size = each if v < vols else total - each * (vols - 1)
         if style == "part":
-            out.append((f"{stem}.part{v:0{width}d}.rar", "rar5" if rng.random() < 0.5 else "rar", size))
+            out.append((f"{stem}.part{v:0{width}d}.rar", rar_kind, size))
         elif style == "old":
             out.append((f"{stem}.rar" if v == 1 else f"{stem}.r{v - 2:02d}", "rar", size))
         else:
@@ -158,7 +161,7 @@ def multi_file(ctx, group: str, start: float) -> list[Upload]:
     shape = rng.choices(N.SHAPES, [30, 20, 12, 6, 8, 8, 4, 6])[0]
     inner = {"tv": ".mkv", "movie": ".mkv", "music": ".flac", "book": ".epub", "software": ".iso"}[genre]
     total = int(rng.lognormvariate(math.log(1.2e9 if genre in ("tv", "movie") else 2.5e8), 0.9))
-    total = max(5_000_000, min(total, 15_000_000_000))
+    total = max(5_000_000, min(total, 15_000_000_000, ctx.cap_bytes))
     if genre == "music" and rng.random() < 0.5:
         files = [(f"{i:02d} - {release.split(' - ')[0]} - Track {i}.flac", "flac", rng.randint(15, 60) * 1048576)
                  for i in range(1, rng.randint(6, 15))]
@@ -205,7 +208,8 @@ def _par2_members(up: Upload) -> None:
     """The par2 set protects the upload's other files (phase 2 matches them by their first 16 KiB)."""
     protected = [f for f in up.files if f.kind not in ("par2", "par2vol")]
     specs = [{"name": f.yenc_name or f.name, "bytes": f.size, "kind": f.kind, "volume": f.volume,
-              "volumes": f.volumes, "password": f.password, "seed": f.seed, "members": f.members}
+              "volumes": f.volumes, "release": up.name, "password": f.password, "seed": f.seed,
+              "members": f.members, "part_size": f.part_size}
              for f in protected]
     for f in up.files:
         if f.kind in ("par2", "par2vol"):
@@ -236,7 +240,8 @@ def _make_incomplete(ctx, up: Upload) -> list[Upload]:
                       files=[], complete=False, phenomenon="fill", skew=up.skew, latin1=up.latin1)
         for f, gone in missing:
             g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
-                     volumes=f.volumes, members=f.members, password=f.password, seed=f.seed)
+                     volumes=f.volumes, members=f.members, password=f.password, seed=f.seed,
+                     part_size=f.part_size)
             for part, _mid, nbytes in gone:
                 t = clock.next(rng)
                 g.segments.append([part, ctx.msgid(up.tool, part, f.parts, t), nbytes])
@@ -255,7 +260,7 @@ def _repost(ctx, up: Upload, days: float) -> Upload:
                    phenomenon="repost", skew=up.skew, latin1=up.latin1)
     for f in up.files:
         g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
-                 volumes=f.volumes, members=f.members, password=f.password, seed=f.seed)
+                 volumes=f.volumes, members=f.members, password=f.password, seed=f.seed, part_size=f.part_size)
         for k in range(1, f.parts + 1):
             t = clock.next(rng)
             g.segments.append([k, ctx.msgid(up.tool, k, f.parts, t), _article_bytes(f.size // f.parts, rng)])
@@ -308,7 +313,7 @@ def obfuscated(ctx, group: str, start: float) -> list[Upload]:
     real = rng.choice([N.tv_name, N.movie_name])(rng)
     stem = N.hex32(rng)
     tool = rng.choice(["nyuu", "ngpost", "powerpost"])
-    total = max(50_000_000, min(int(rng.lognormvariate(math.log(2e9), 0.8)), 15_000_000_000))
+    total = max(50_000_000, min(int(rng.lognormvariate(math.log(2e9), 0.8)), 15_000_000_000, ctx.cap_bytes))
     files, _ = _archive_set(rng, stem, total)
     files += _par2_files(stem, total, rng)
     part_size = rng.choice(PART_BYTES)

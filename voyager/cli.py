@@ -11,7 +11,6 @@ from . import db
 from .config import Config
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_CORPUS = PROJECT_ROOT / "samples" / "tiny"
 
 
 def cmd_db(args, cfg: Config) -> int:
@@ -58,11 +57,33 @@ def cmd_status(args, cfg: Config) -> int:
     return 0
 
 
+def demo_corpus(cfg: Config) -> Path:
+    """The embedded default's corpus: generated once under $VOYAGER_HOME."""
+    from sim.generate import Options, generate
+
+    out = cfg.home / "corpus"
+    if not (out / "truth.jsonl").exists():
+        import shutil
+
+        shutil.rmtree(out, ignore_errors=True)
+        print(f"generating the demo corpus in {out}")
+        summary = generate(Options(out=out, seed=1, groups=6, lines=300_000, days=3,
+                                   range_articles=50_000, chunk_articles=10_000))
+        print(json.dumps(summary))
+    return out
+
+
 def cmd_demo(args, cfg: Config) -> int:
     """The main job on the embedded default. At this stage: the database, the
-    schema, a plan of the sample corpus's groups, and the status."""
+    schema, a generated corpus (the simulated Usenet), a plan of its groups,
+    and the status."""
     db.up(cfg)
-    args.corpus, args.wildmat = str(SAMPLE_CORPUS), None
+    corpus = demo_corpus(cfg)
+    from sim.stats import corpus_stats
+
+    print(json.dumps({"corpus": str(corpus), **{k: v for k, v in corpus_stats(corpus).items()
+                                                 if k.startswith("share") or k.endswith("per_line")}}))
+    args.corpus, args.wildmat = str(corpus), None
     cmd_plan(args, cfg)
     args.limit = 50
     return cmd_status(args, cfg)
