@@ -35,7 +35,8 @@ if [ ! -x .venv/bin/python ]; then
   "$py" -m venv .venv
 fi
 stamp=.venv/.voyager-installed
-want=$(cat pyproject.toml | sha1sum | cut -d' ' -f1)
+# Reinstalled (and the Cython extension rebuilt) when the metadata or ext/ changes.
+want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing the Python packages into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
