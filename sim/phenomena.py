@@ -25,7 +25,7 @@ from . import names as N
 # Article payloads: a yEnc part of 716,800 bytes (128-char lines) is the common
 # default; Power-Post's 250 kB parts trip the stub-archive rule's leg A.
 PART_BYTES = (716_800, 716_800, 768_000, 640_000, 384_000)
-POWERPOST_PART = 256_000
+POWERPOST_PART = 250_000     # Power-Post's 250 kB default: articles just under 256 KiB
 
 # Groups whose communities post real single small archives (exempt from the
 # single-archive rules), by a word in the group name.
@@ -167,6 +167,8 @@ def multi_file(ctx, group: str, start: float) -> list[Upload]:
                  for i in range(1, rng.randint(6, 15))]
         files.append((f"{release}.nfo", "nfo", rng.randint(2000, 9000)))
         password = None
+        # tracks have names of their own: only the subject's release name ties them together
+        shape = rng.choice(["name_first", "dash_name", "parens_name"])
     else:
         files, _style = _archive_set(rng, release, total)
         password = "secret" if rng.random() < 0.03 else None
@@ -497,7 +499,7 @@ def tiny_archive(ctx, group: str, start: float) -> list[Upload]:
     name = rng.choice([N.movie_name(rng), " ".join(rng.choice(N._WORDS) for _ in range(3)) + " 2016"])
     ext, kind = rng.choice([(".rar", "rar"), (".zip", "zip")])
     tool = rng.choice(["nyuu", "powerpost"])
-    size = rng.randint(2_000, 99_000)
+    size = rng.randint(2_000, 95_000)   # articles stay under 100 kB with the yEnc overhead
     clock = Poster(start, 5)
     f = make_file(ctx, name + ext, kind, size, f'"{name}{ext}" yEnc (%(part)d/1)', 716_800, clock, tool)
     return [Upload(kind="drop", rule="tiny-archive", groups=[group], poster=N.poster_for(tool, rng), tool=tool,

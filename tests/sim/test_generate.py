@@ -237,7 +237,7 @@ def test_stub_archives_trip_a_leg_of_the_rule(ctx):
         assert u.rule == "stub-archive" and f.name.endswith((".zip", ".rar", ".7z"))
         assert f.size < 100_000_000 and len(u.groups) >= 2
         assert not any(P.is_exempt_group(g) for g in u.groups)
-        small = max(s[2] for s in f.segments) <= 262_144 + 10_000 and f.size >= 1_000_000
+        small = max(s[2] for s in f.segments) <= 262_144 and f.size >= 1_000_000
         assert small or len(u.groups) >= 4 or any(w in u.poster for w in ("gmail", "hotmail", "yahoo", "outlook", "gmx", "web.de"))
 
 
