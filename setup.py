@@ -11,14 +11,17 @@ from setuptools import Extension, setup
 debug = os.environ.get("VOYAGER_EXT_DEBUG") == "1"
 directives = {
     "language_level": 3,
-    "boundscheck": debug,
-    "wraparound": debug,
+    # Python-level indexing stays checked (a wrong index is an IndexError, not a
+    # crash); the hot paths work on raw pointers, which these do not touch.
+    "boundscheck": True,
+    "wraparound": True,
     "initializedcheck": debug,
     "cdivision": True,
     "embedsignature": True,
 }
 extensions = [
     Extension("ext.scan", ["ext/scan.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
+    Extension("ext.window", ["ext/window.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
 ]
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
                             annotate=os.environ.get("VOYAGER_EXT_ANNOTATE") == "1"))

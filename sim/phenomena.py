@@ -388,7 +388,8 @@ def album(ctx, group: str, start: float) -> list[Upload]:
     album release named by the shared template."""
     rng = ctx.rng
     tool = rng.choice(["powerpost", "nyuu", "gopoststuff"])
-    poster = N.poster_for(tool, rng)
+    # an album is one poster's: a poster name of its own (Power-Post's shared ones would join dumps)
+    poster = N.poster_for("nyuu", rng) if tool == "powerpost" else N.poster_for(tool, rng)
     n = rng.randint(5, 400)
     style = rng.choice(["epoch", "img", "titled"])
     base = rng.randint(1_400_000_000_000, 1_700_000_000_000)
@@ -441,8 +442,12 @@ def batch_counter(ctx, group: str, start: float) -> list[Upload]:
     at = rng.randint(1, max(1, total - 500))
     clock = Poster(start, rng.uniform(1, 10))
     out = []
+    used = set()
     for i in range(rng.randint(25, 150)):
         stem = "_".join(rng.choice(N._WORDS).lower() for _ in range(3))
+        while stem in used:                 # each stem is an upload of its own
+            stem += "_" + rng.choice(N._WORDS).lower()
+        used.add(stem)
         fname = f"{stem}.{rng.choice(['jpg', 'png', 'gif'])}"
         size = rng.randint(50_000, 900_000)
         subj = f'[{at + i}/{total}] - "{fname}" yEnc (%(part)d/{math.ceil(size / 716_800)})'

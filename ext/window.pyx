@@ -1,0 +1,1121 @@
+# cython: language_level=3
+"""The window: a group's overview lines, in article order, into releases.
+
+One `Window` per group and lane, carried from range to range (and through a
+snapshot from lease to lease). Per line, in C: the scanner's fields, the owner
+rule for crossposts, the subject (yEnc part counter, file counter, file name,
+release name), the file it belongs to. At every tick (each TICK_ARTICLES
+article numbers, so chunk boundaries change nothing) the frontier moves and:
+files complete or idle past frontier - WINDOW join the open release of their
+identity whose span is within UPLOAD_GAP; releases whose last part is WINDOW
+behind the frontier are judged and written finished. At a lease's end what is
+still open is written provisionally (finished false, edge true).
+
+The output is a batch: releases, pending (all files random-named, decision
+f), probe candidates inside each, rule counts and ~1% samples of what rules
+dropped, and the resume point.
+"""
+from libc.string cimport memchr, memcpy
+from libc.stdlib cimport qsort
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+from ext.scan cimport Line, parse_line, NO_DATE, OK
+
+import hashlib
+import pickle
+import re
+import zlib
+from collections import OrderedDict
+
+SNAPSHOT_VERSION = 1
+WINDOW_S = 24 * 3600           # a release is finished when the frontier is this far past its last part
+UPLOAD_GAP_S = 3 * 3600        # a file joins an open release of its identity within this gap
+PLAUSIBLE_S = 7 * 24 * 3600    # a Date this far from the frontier is implausible
+FRONTIER_N = 1024              # the frontier: median of the last 1,024 plausible dates
+ESTABLISHED_N = 64             # ... established after 64 of them
+TICK_ARTICLES = 2048           # the window looks around every 2,048 article numbers
+IDLE_ARTICLES = 50_000         # an undated file is idle after this many article numbers without a part
+ALBUM_MAX_FILES = 1000
+BATCH_COUNTER_TOTAL = 100      # a counter total this large may be a batch counter ...
+BATCH_COUNTER_STARTS = 20      # ... when one poster starts this many releases under it ...
+BATCH_COUNTER_TICKS = 100      # ... within this many ticks
+SAMPLE_PERCENT = 1
+
+SOURCE_SUBJECT, SOURCE_POST, SOURCE_STEM, SOURCE_ALBUM = 1, 2, 3, 6
+MALFORMED = ("ok", "fields", "number", "msgid", "bytes", "long")
+
+DEFAULT_RULES = {
+    "version": 1,
+    "garbage": [],                 # [{"tool": ..., "group": ... or "*"}]: random-named uploads dropped by signature
+    "dropped_posters": [],         # posters whose uploads are dropped
+    "exempt_group_words": ["sounds", "mp3", "music", "ebook", "e-book", "comics", "tabs", "fonts", "karaoke"],
+    "stub_max_bytes": 100_000_000, "stub_small_article": 262_144, "stub_min_bytes": 1_000_000,
+    "webmail_domains": ["gmail.com", "hotmail.com", "yahoo.com", "outlook.com", "gmx.de", "web.de", "aol.com"],
+    "sample_percent": SAMPLE_PERCENT,
+}
+
+TOOLS = ("unknown", "powerpost", "nyuu", "ngpost", "jbinup", "newsmangler", "gopoststuff", "webmail")
+
+# -- hashing ---------------------------------------------------------------------
+
+cdef inline unsigned long long fnv(unsigned long long h, const char* p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        h ^= <unsigned char>p[i]
+        h *= 1099511628211ULL
+    return h
+
+cdef inline unsigned long long fnv_sep(unsigned long long h) noexcept nogil:
+    h ^= 0xff
+    return h * 1099511628211ULL
+
+
+cdef inline int lower(int c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef inline bint isdigit(int c) noexcept nogil:
+    return 48 <= c <= 57
+
+
+cdef inline bint ishex(int c) noexcept nogil:
+    c = lower(c)
+    return isdigit(c) or 97 <= c <= 102
+
+
+# -- subjects --------------------------------------------------------------------
+
+cdef struct Subj:
+    long long k          # yEnc part
+    long long P          # yEnc parts
+    long long i          # file counter index (-1: none)
+    long long N          # file counter total (-1: none)
+    Py_ssize_t name_off, name_len     # the file name
+    Py_ssize_t rel_off, rel_len       # the release name the subject gives (0 length: none)
+
+
+cdef bint digits_back(const char* s, Py_ssize_t end, Py_ssize_t* start, long long* value) noexcept nogil:
+    """Digits ending just before `end`; start of the run and its value."""
+    cdef Py_ssize_t j = end, q
+    cdef long long v = 0
+    while j > 0 and isdigit(s[j - 1]) and end - j < 9:
+        j -= 1
+    if j == end or (j > 0 and isdigit(s[j - 1])):
+        return False
+    for q in range(j, end):
+        v = v * 10 + (s[q] - 48)
+    start[0] = j
+    value[0] = v
+    return True
+
+
+cdef bint counter_at(const char* s, Py_ssize_t close, char opener, long long* a, long long* b,
+                     Py_ssize_t* open_at) noexcept nogil:
+    """`(a/b)` or `[a/b]` whose closing bracket is at `close`."""
+    cdef Py_ssize_t ds
+    if not digits_back(s, close, &ds, b):
+        return False
+    if ds == 0 or s[ds - 1] != 47:     # '/'
+        return False
+    cdef Py_ssize_t ns
+    if not digits_back(s, ds - 1, &ns, a):
+        return False
+    if ns == 0 or s[ns - 1] != opener:
+        return False
+    open_at[0] = ns - 1
+    return True
+
+
+cdef inline void strip_span(const char* s, Py_ssize_t* off, Py_ssize_t* n, bint seps) noexcept nogil:
+    """Trim spaces (and with seps: '-', '_', quotes, brackets at the edges)."""
+    cdef int c
+    while n[0] > 0:
+        c = s[off[0]]
+        if c == 32 or c == 9 or (seps and (c == 45 or c == 95 or c == 34 or c == 40 or c == 91 or c == 58)):
+            off[0] += 1
+            n[0] -= 1
+        else:
+            break
+    while n[0] > 0:
+        c = s[off[0] + n[0] - 1]
+        if c == 32 or c == 9 or (seps and (c == 45 or c == 95 or c == 34 or c == 41 or c == 93 or c == 58)):
+            n[0] -= 1
+        else:
+            break
+
+
+cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil:
+    """False when the subject has no yEnc part counter (counterless)."""
+    cdef Py_ssize_t j = n, pc = -1, open_at, head, q1, q2, fc_open = -1, fc_close = -1, t, lo
+    cdef long long a, b
+    o.i = -1
+    o.N = -1
+    o.rel_len = 0
+    o.rel_off = 0
+    # the yEnc part counter: the last "(k/P)"
+    while j > 0:
+        j -= 1
+        if s[j] == 41 and counter_at(s, j, 40, &a, &b, &open_at):     # ')' ... '('
+            pc = open_at
+            o.k = a
+            o.P = b
+            break
+    if pc < 0 or o.P < 1:
+        return False
+    head = pc
+    # drop a trailing "yEnc" (and the size some tools put after it) and separators
+    while head > 0 and (s[head - 1] == 32 or isdigit(s[head - 1])):
+        head -= 1
+    if head >= 4 and lower(s[head - 4]) == 121 and lower(s[head - 3]) == 101 and lower(s[head - 2]) == 110 \
+            and lower(s[head - 1]) == 99:
+        head -= 4
+    elif head < pc and not (s[head] == 32):
+        head = pc                      # the digits were part of the name: keep them
+    while head > 0 and s[head - 1] == 32:
+        head -= 1
+    # [PRiVATE]-[WtFnZb]-[release/file]-[i/N] - "" yEnc size (k/P)
+    if n > 20 and s[0] == 91 and lower(s[1]) == 112 and lower(s[2]) == 114 and lower(s[3]) == 105 \
+            and s[8] == 93 and s[9] == 45 and s[10] == 91 and lower(s[11]) == 119 and lower(s[12]) == 116:
+        t = 11
+        while t < head and s[t] != 93:
+            t += 1
+        if t + 2 < head and s[t + 1] == 45 and s[t + 2] == 91:
+            lo = t + 3
+            t = lo
+            while t < head and s[t] != 93:
+                t += 1
+            q2 = t                      # end of "release/file"
+            q1 = q2
+            while q1 > lo and s[q1 - 1] != 47:
+                q1 -= 1
+            if q1 > lo:
+                o.rel_off = lo
+                o.rel_len = q1 - 1 - lo
+                o.name_off = q1
+                o.name_len = q2 - q1
+                j = q2
+                while j < head:
+                    if s[j] == 93 and counter_at(s, j, 91, &a, &b, &open_at):
+                        o.i = a
+                        o.N = b
+                        break
+                    j += 1
+                return o.name_len > 0
+    # a quoted file name: the last "..." before the counter
+    q2 = -1
+    j = head
+    while j > 0:
+        j -= 1
+        if s[j] == 34:
+            q2 = j
+            break
+    q1 = -1
+    if q2 > 0:
+        j = q2
+        while j > 0:
+            j -= 1
+            if s[j] == 34:
+                q1 = j
+                break
+    if q1 >= 0 and q2 - q1 > 1:
+        o.name_off = q1 + 1
+        o.name_len = q2 - q1 - 1
+        head = q1
+    else:
+        o.name_off = -1
+    # the file counter: the last [i/N] or (i/N) in what is left
+    j = head
+    while j > 0:
+        j -= 1
+        if s[j] == 93 and counter_at(s, j, 91, &a, &b, &open_at):
+            fc_open, fc_close = open_at, j + 1
+            break
+        if s[j] == 41 and counter_at(s, j, 40, &a, &b, &open_at):
+            fc_open, fc_close = open_at, j + 1
+            break
+    if fc_open >= 0:
+        o.i = a
+        o.N = b
+    if o.name_off >= 0:
+        # the release name: what stands before the counter (or the quote)
+        o.rel_off = 0
+        o.rel_len = fc_open if fc_open >= 0 else head
+        strip_span(s, &o.rel_off, &o.rel_len, True)
+        return True
+    # unquoted: the text after the file counter; "release - file" splits at the last " - "
+    lo = fc_close if fc_open >= 0 else 0
+    if fc_open > 0:                         # a name before the counter, none after it
+        t = head - lo
+        strip_span(s, &lo, &t, True)
+        if t == 0:
+            lo = 0
+            head = fc_open
+    t = head - lo
+    strip_span(s, &lo, &t, False)
+    head = lo + t
+    j = head - 2
+    while j > lo + 1:
+        if s[j] == 45 and s[j - 1] == 32 and s[j + 1] == 32:
+            o.rel_off = lo
+            o.rel_len = j - 1 - lo
+            strip_span(s, &o.rel_off, &o.rel_len, True)
+            lo = j + 2
+            break
+        j -= 1
+    t = head - lo
+    strip_span(s, &lo, &t, False)
+    o.name_off = lo
+    o.name_len = t
+    return t > 0
+
+
+def parse_subject_py(bytes subject):
+    """The subject's parts as a dict, or None when it has no part counter (tests, tools)."""
+    cdef Subj o
+    if not parse_subject(subject, len(subject), &o):
+        return None
+    return {"part": o.k, "parts": o.P, "file": o.i if o.i >= 0 else None, "files": o.N if o.N >= 0 else None,
+            "name": subject[o.name_off:o.name_off + o.name_len],
+            "release": subject[o.rel_off:o.rel_off + o.rel_len]}
+
+
+# -- names -------------------------------------------------------------------------
+
+_VOLUME = re.compile(rb"(?i)\.(?:part\d{1,4}\.rar|cneg\d{1,4}\.rar|vol\d{1,4}[+-]\d{1,4}\.par2|7z\.\d{3}|zip\.\d{3}|r\d{2,3}|s\d{2}|z\d{2})$")
+_SPLIT = re.compile(rb"(?i)(\.[a-z0-9]{2,4})?\.\d{3}$")
+_EXT = re.compile(rb"(?i)\.[a-z0-9]{1,4}$")
+_HEX = re.compile(rb"(?i)^[0-9a-f]{16,}$")
+_SCRAMBLED = re.compile(rb"^[A-Za-z0-9]{12,}$")
+_ARCHIVE = re.compile(rb"(?i)\.(?:zip|rar|7z)$")
+_ARCHIVE_ANY = re.compile(rb"(?i)\.(?:part\d+\.rar|cneg\d+\.rar|rar|r\d{2,3}|7z(?:\.\d{3})?|zip|zip\.\d{3}|z\d{2})$")
+_FIRST_VOLUME = re.compile(rb"(?i)(?:\.part0*1\.rar|\.cneg0*1\.rar|\.7z\.0*1|\.zip\.0*1)$|^(?!.*\.(?:part|cneg)\d+\.rar$).*\.(?:rar|zip|7z)$")
+_PAR2 = re.compile(rb"(?i)\.par2$")
+_SEVENZ = re.compile(rb"(?i)\.7z\.(\d{3})$")
+_SIDECAR = re.compile(rb"(?i)\.(?:nfo|sfv|nzb|srr|txt|md5|par2|m3u|cue|log)$")
+_EXE = re.compile(rb"(?i)\.(?:exe|scr|com|bat|msi)$")
+_DIGIT = re.compile(rb"\d")
+_CONSONANTS = re.compile(rb"[bcdfghjklmnpqrstvwxz]{5}")
+_DIGITS = re.compile(rb"\d+")
+_EBOOK = re.compile(rb"(?i)(?:epub|mobi|azw3?|pdf|ebook|e-book)")
+_TINY_WORDS = re.compile(rb"(?i)(?:epub|mobi|azw|pdf|ebook|sub(?:title)?s?\b|srt|crack|keygen|trainer|cover|nfo|sfv|nzb|cue|log)")
+
+
+def stem_of(bytes name):
+    """A file name without its packaging: volumes, par2 sets, split numbers, one extension."""
+    s = _VOLUME.sub(b"", name)
+    if s == name:
+        m = _SPLIT.search(s)
+        if m and (m.group(1) or len(s) > 4):
+            s = s[:m.start()]
+        elif _PAR2.search(s):
+            s = s[:-5]
+        else:
+            s = _EXT.sub(b"", s)
+    return s or name
+
+
+def identity_of(FileAgg f):
+    """The release identity of a file: its poster, the subject's release name
+    (else the file's stem), the counter total."""
+    return f.poster + b"\x00" + (f.rel or stem_of(f.name)) + b"\x00" + str(f.N).encode()
+
+
+def is_random(bytes stem):
+    return _HEX.match(stem) is not None
+
+
+def is_scrambled(bytes name):
+    """A random run of letters and digits (a scrambled upload's per-article
+    name): mixed case, and digits, or the case switching more than a
+    CamelCase name does, or too few vowels, or five consonants in a row."""
+    if not _SCRAMBLED.match(name) or _HEX.match(name):
+        return False
+    cdef bint up = False, lo = False, dg = False
+    cdef int switches = 0, last = 0, kind
+    for c in name:
+        if 65 <= c <= 90:
+            up = True
+            kind = 1
+        elif 97 <= c <= 122:
+            lo = True
+            kind = 2
+        else:
+            dg = True
+            kind = 3
+        if last and kind != last:
+            switches += 1
+        last = kind
+    if not (up and lo):
+        return False
+    if dg or switches * 3 > len(name):
+        return True
+    letters = name.lower()
+    vowels = sum(letters.count(v) for v in b"aeiou")
+    return vowels * 4 < len(name) or _CONSONANTS.search(letters) is not None
+
+
+def template_of(bytes name):
+    return _DIGITS.sub(b"#", name)
+
+
+cdef int tool_of(const char* msgid, Py_ssize_t mn, const char* poster, Py_ssize_t pn) noexcept nogil:
+    """The posting tool from its Message-ID (and poster) formats."""
+    cdef Py_ssize_t at = mn
+    while at > 0 and msgid[at - 1] != 64:
+        at -= 1
+    cdef Py_ssize_t hn = mn - at
+    cdef const char* h = msgid + at
+    if hn >= 9 and h[0] == 112 and h[1] == 111 and h[2] == 119 and h[3] == 101:      # powerpost...
+        return 1
+    if hn == 4 and h[0] == 110 and h[1] == 121 and h[2] == 117 and h[3] == 117:      # nyuu
+        return 2
+    if hn == 6 and h[0] == 110 and h[1] == 103 and h[2] == 80:                         # ngPost
+        return 3
+    if hn >= 6 and h[0] == 74 and h[1] == 66 and h[2] == 105:                          # JBinUp
+        return 4
+    if hn >= 11 and h[hn - 11] == 46 and h[hn - 10] == 110 and h[hn - 9] == 101 and h[hn - 1] == 114:   # .newsmangler
+        return 5
+    if hn == 11 and h[0] == 103 and h[1] == 111 and h[2] == 112:                       # gopoststuff
+        return 6
+    return 0
+
+
+# -- the window's records ------------------------------------------------------------
+
+cdef class FileAgg:
+    """One file's articles so far."""
+    cdef public bytes name, poster, rel, xref, identity
+    cdef public long long N, i, P, first_article, last_article, first_date, last_date
+    cdef public long long nbytes, max_article, nsegs, distinct, dupes
+    cdef public int tool
+    cdef public bytearray segs       # per segment: part u32, bytes u32, msgid length u8, msgid
+    cdef public bytearray seen       # a bit per part
+    cdef public unsigned long long ident   # the release identity's hash
+
+    def __init__(self):
+        self.segs = bytearray()
+        self.first_date = NO_DATE
+        self.last_date = NO_DATE
+
+    def __reduce__(self):
+        return (_file_from_state, ((self.name, self.poster, self.rel, self.xref, self.N, self.i, self.P,
+                                    self.first_article, self.last_article, self.first_date, self.last_date,
+                                    self.nbytes, self.max_article, self.nsegs, self.distinct, self.dupes,
+                                    self.tool, self.segs, self.seen, self.ident, self.identity),))
+
+    cdef void add(self, long long number, long long part, const char* msgid, Py_ssize_t mn, long long nbytes,
+                  long long date):
+        cdef Py_ssize_t byte_at = (part - 1) >> 3 if part >= 1 else 0
+        cdef unsigned char bit = 1 << ((part - 1) & 7) if part >= 1 else 1
+        if part < 1 or part > self.P or mn > 255:
+            self.dupes += 1
+            return
+        if self.seen[byte_at] & bit:
+            self.dupes += 1           # the same part again: the first one stays
+            return
+        self.seen[byte_at] |= bit
+        self.distinct += 1
+        cdef unsigned char hdr[9]
+        hdr[0] = part & 0xff; hdr[1] = (part >> 8) & 0xff; hdr[2] = (part >> 16) & 0xff; hdr[3] = (part >> 24) & 0xff
+        hdr[4] = nbytes & 0xff; hdr[5] = (nbytes >> 8) & 0xff; hdr[6] = (nbytes >> 16) & 0xff; hdr[7] = (nbytes >> 24) & 0xff
+        hdr[8] = <unsigned char>mn
+        self.segs += PyBytes_FromStringAndSize(<char*>hdr, 9)
+        self.segs += PyBytes_FromStringAndSize(msgid, mn)
+        self.nsegs += 1
+        self.nbytes += nbytes
+        if nbytes > self.max_article:
+            self.max_article = nbytes
+        if number < self.first_article:
+            self.first_article = number
+        if number > self.last_article:
+            self.last_article = number
+        if date != NO_DATE:
+            if self.first_date == NO_DATE or date < self.first_date:
+                self.first_date = date
+            if self.last_date == NO_DATE or date > self.last_date:
+                self.last_date = date
+
+    def segments(self):
+        """[(part, msgid, bytes)] in part order."""
+        out = []
+        cdef bytes b = bytes(self.segs)
+        cdef const unsigned char* p = b
+        cdef Py_ssize_t at = 0, n = len(b), mn
+        cdef long long part, nbytes
+        while at + 9 <= n:
+            part = p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (<long long>p[at + 3] << 24)
+            nbytes = p[at + 4] | (p[at + 5] << 8) | (p[at + 6] << 16) | (<long long>p[at + 7] << 24)
+            mn = p[at + 8]
+            out.append((part, b[at + 9:at + 9 + mn], nbytes))
+            at += 9 + mn
+        out.sort()
+        return out
+
+
+def _file_from_state(state):
+    f = FileAgg()
+    (f.name, f.poster, f.rel, f.xref, f.N, f.i, f.P, f.first_article, f.last_article, f.first_date, f.last_date,
+     f.nbytes, f.max_article, f.nsegs, f.distinct, f.dupes, f.tool, f.segs, f.seen, f.ident, f.identity) = state
+    return f
+
+
+class Release:
+    """An upload in the making: files of one identity within the upload gap."""
+    __slots__ = ("ident", "identity", "key", "files", "first_date", "last_date", "first_article",
+                 "last_article", "poster", "rel", "N", "tool", "groups", "batch")
+
+    def __init__(self, ident, identity, key, first):
+        self.ident = ident
+        self.identity = identity
+        self.key = key
+        self.files = []
+        self.first_date = first.first_date
+        self.last_date = first.last_date
+        self.first_article = first.first_article
+        self.last_article = first.last_article
+        self.poster = first.poster
+        self.rel = first.rel
+        self.N = first.N
+        self.tool = first.tool
+        self.groups = set()
+        self.batch = False
+
+    def join(self, FileAgg f):
+        self.files.append(f)
+        if f.first_date != NO_DATE and (self.first_date == NO_DATE or f.first_date < self.first_date):
+            self.first_date = f.first_date
+        if f.last_date != NO_DATE and (self.last_date == NO_DATE or f.last_date > self.last_date):
+            self.last_date = f.last_date
+        self.first_article = min(self.first_article, f.first_article)
+        self.last_article = max(self.last_article, f.last_article)
+        self.groups.update(_xref_groups(f.xref))
+
+
+def _xref_groups(bytes xref):
+    return [t.rsplit(b":", 1)[0] for t in xref.split()] if xref else []
+
+
+# -- the window ------------------------------------------------------------------
+
+cdef int cmp_ll(const void* a, const void* b) noexcept nogil:
+    cdef long long x = (<const long long*>a)[0], y = (<const long long*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef class Window:
+    """A group's carried window. feed() inflated chunks in article order,
+    take_batch() after each, finish_lease() at a lease's end."""
+    cdef public bytes group
+    cdef public int priority
+    cdef public dict priorities       # indexed group name (bytes) -> priority number
+    cdef public dict rules
+    cdef public object files          # OrderedDict: file hash -> FileAgg, by last activity
+    cdef public object releases       # OrderedDict: id -> Release, by last activity
+    cdef public dict open_by_ident    # identity hash -> [release ids]
+    cdef public dict albums           # (poster, template) -> album dict
+    cdef public dict batch_counters   # (poster, N) -> [ticks of release starts]
+    cdef public set batch_marked
+    cdef public long long next_tick, tick, next_article, first_article, release_seq
+    cdef long long ring[1024]
+    cdef long long run[1024]
+    cdef public int ring_n, ring_pos, run_n
+    cdef public long long frontier
+    cdef public dict counts           # (rule, key) -> [articles, files, releases]
+    cdef public list out_releases, out_pending, out_samples
+    cdef public long long lines, malformed_lines
+    cdef public list completed        # keys of files that got their last part since the last tick
+
+    def __init__(self, group, priorities=None, rules=None):
+        self.group = group.encode() if isinstance(group, str) else group
+        pr = {(k.encode() if isinstance(k, str) else k): int(v) for k, v in (priorities or {}).items()}
+        self.priorities = pr
+        self.priority = pr.get(self.group, 0)
+        self.rules = dict(DEFAULT_RULES, **(rules or {}))
+        self.files = OrderedDict()
+        self.releases = OrderedDict()
+        self.open_by_ident = {}
+        self.albums = {}
+        self.batch_counters = {}
+        self.batch_marked = set()
+        self.next_tick = -1
+        self.tick = 0
+        self.next_article = -1
+        self.first_article = -1
+        self.release_seq = 0
+        self.ring_n = self.ring_pos = self.run_n = 0
+        self.frontier = NO_DATE
+        self.counts = {}
+        self.out_releases = []
+        self.out_pending = []
+        self.out_samples = []
+        self.lines = self.malformed_lines = 0
+        self.completed = []
+
+    # -- counting ------------------------------------------------------------------
+    cdef void count(self, str rule, key, long long articles, long long files, long long releases):
+        c = self.counts.get((rule, key))
+        if c is None:
+            self.counts[(rule, key)] = [articles, files, releases]
+        else:
+            c[0] += articles
+            c[1] += files
+            c[2] += releases
+
+    # -- the frontier -----------------------------------------------------------------
+    cdef void see_date(self, long long d):
+        cdef long long diff
+        if d == NO_DATE:
+            return
+        if self.frontier != NO_DATE:
+            diff = d - self.frontier
+            if diff > PLAUSIBLE_S or diff < -PLAUSIBLE_S:
+                self.run[self.run_n] = d
+                self.run_n += 1
+                if self.run_n == FRONTIER_N:
+                    self.jump()
+                return
+        self.run_n = 0
+        self.ring[self.ring_pos] = d
+        self.ring_pos = (self.ring_pos + 1) % FRONTIER_N
+        if self.ring_n < FRONTIER_N:
+            self.ring_n += 1
+            if self.ring_n == ESTABLISHED_N:
+                self.update_frontier()      # established: from now on dates are judged against it
+
+    cdef void jump(self):
+        """1,024 implausible dates in a row that agree: the group paused, move the frontier."""
+        cdef long long tmp[1024]
+        memcpy(tmp, self.run, sizeof(long long) * FRONTIER_N)
+        qsort(tmp, FRONTIER_N, sizeof(long long), cmp_ll)
+        cdef long long med = tmp[FRONTIER_N // 2]
+        cdef int agree = 0
+        for q in range(FRONTIER_N):
+            if tmp[q] - med <= PLAUSIBLE_S and med - tmp[q] <= PLAUSIBLE_S:
+                agree += 1
+        self.run_n = 0
+        if agree * 10 >= FRONTIER_N * 9:
+            memcpy(self.ring, tmp, sizeof(long long) * FRONTIER_N)
+            self.ring_n = FRONTIER_N
+            self.ring_pos = 0
+            self.frontier = med
+
+    cdef void update_frontier(self):
+        cdef long long tmp[1024]
+        if self.ring_n < ESTABLISHED_N:
+            return
+        memcpy(tmp, self.ring, sizeof(long long) * self.ring_n)
+        qsort(tmp, self.ring_n, sizeof(long long), cmp_ll)
+        self.frontier = tmp[self.ring_n // 2]
+
+    # -- lines -----------------------------------------------------------------------
+    def feed(self, text, long long chunk_last=-1):
+        """Every line of an inflated chunk (bytes or bytearray), in stored order.
+        chunk_last: the chunk's last article; the resume point becomes chunk_last + 1."""
+        cdef const unsigned char[::1] view = text
+        cdef Py_ssize_t n = view.shape[0], i = 0, j, e
+        cdef const char* p
+        cdef const char* nl
+        cdef Line ln
+        cdef int r
+        if n:
+            p = <const char*>&view[0]
+            while i < n:
+                nl = <const char*>memchr(p + i, 10, n - i)
+                j = n if nl == NULL else nl - p
+                e = j
+                if e > i and p[e - 1] == 13:
+                    e -= 1
+                if e > i:
+                    r = parse_line(p + i, e - i, &ln)
+                    self.lines += 1
+                    if r != OK:
+                        self.malformed_lines += 1
+                        self.count("malformed", MALFORMED[r], 1, 0, 0)
+                    else:
+                        self.line(&ln)
+                i = j + 1
+        if chunk_last >= 0:
+            self.next_article = chunk_last + 1
+
+    cdef void line(self, Line* ln):
+        cdef Subj s
+        cdef const char* sub = ln.subject
+        cdef unsigned long long h, ident
+        cdef FileAgg f
+        cdef Py_ssize_t t
+        cdef long long d
+        if self.first_article < 0:
+            self.first_article = ln.number
+        if self.next_tick < 0:
+            self.next_tick = (ln.number // TICK_ARTICLES + 1) * TICK_ARTICLES
+        while ln.number >= self.next_tick:
+            self.next_tick += TICK_ARTICLES
+            self.on_tick(self.next_tick - TICK_ARTICLES)
+        # the owner rule: of the indexed groups in Xref, the lowest number owns a crosspost
+        if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL:
+            owner = self.owner_of(ln.xref[:ln.xref_len])
+            if owner is not None:
+                self.count("crosspost", owner.decode("utf-8", "replace"), 1, 0, 0)
+                return
+        if not parse_subject(sub, ln.subject_len, &s):
+            self.count_counterless(sub, ln.subject_len)
+            return
+        self.see_date(ln.date)
+        # the file: poster, the subject's release name, the counter total, the file name
+        h = fnv(14695981039346656037ULL, ln.poster, ln.poster_len)
+        h = fnv_sep(h)
+        h = fnv(h, sub + s.rel_off, s.rel_len)
+        h = fnv_sep(h)
+        h = fnv(h, <const char*>&s.N, sizeof(long long))
+        h = fnv(h, sub + s.name_off, s.name_len)
+        key = <object>h
+        fo = self.files.get(key)
+        if fo is None:
+            f = FileAgg()
+            f.name = PyBytes_FromStringAndSize(sub + s.name_off, s.name_len)
+            f.poster = PyBytes_FromStringAndSize(ln.poster, ln.poster_len)
+            f.rel = PyBytes_FromStringAndSize(sub + s.rel_off, s.rel_len)
+            f.xref = PyBytes_FromStringAndSize(ln.xref, ln.xref_len)
+            f.N = s.N
+            f.i = s.i
+            f.P = s.P if s.P <= 1_000_000 else 1_000_000
+            f.first_article = ln.number
+            f.last_article = ln.number
+            f.seen = bytearray((f.P + 7) >> 3)
+            f.tool = tool_of(ln.msgid, ln.msgid_len, ln.poster, ln.poster_len)
+            f.identity = identity_of(f)
+            f.ident = fnv(14695981039346656037ULL, <const char*>f.identity, len(f.identity))
+            self.files[key] = f
+        else:
+            f = <FileAgg>fo
+            self.files.move_to_end(key)
+        # a Date the frontier finds implausible says nothing about the file's span
+        d = ln.date
+        if d != NO_DATE and self.frontier != NO_DATE and (d - self.frontier > PLAUSIBLE_S or self.frontier - d > PLAUSIBLE_S):
+            d = NO_DATE
+        f.add(ln.number, s.k, ln.msgid, ln.msgid_len, ln.nbytes, d)
+        if f.distinct == f.P:
+            self.completed.append(key)
+        if ln.number >= self.next_article:
+            self.next_article = ln.number + 1
+
+    cdef owner_of(self, bytes xref):
+        """The owner group's name when another indexed group owns the crosspost, else None."""
+        best = None
+        cdef int bp = self.priority
+        for tok in xref.split():
+            name = tok.rsplit(b":", 1)[0]
+            pr = self.priorities.get(name)
+            if pr is not None and pr < bp:
+                bp = pr
+                best = name
+        return best
+
+    cdef void count_counterless(self, const char* s, Py_ssize_t n):
+        cdef Py_ssize_t off = 0, ln = n
+        strip_span(s, &off, &ln, False)
+        cdef bint hexes = ln >= 16
+        for q in range(off, off + ln):
+            if not ishex(s[q]):
+                hexes = False
+                break
+        if hexes or (ln > 9 and s[off] == 91 and lower(s[off + 1]) == 112 and lower(s[off + 2]) == 114):
+            self.count("obfuscated-subject", "random", 1, 0, 0)
+        else:
+            self.count("counterless", "", 1, 0, 0)
+
+    # -- ticks: files into releases, releases finished ------------------------------------
+    cdef void on_tick(self, long long at):
+        self.tick += 1
+        self.update_frontier()
+        if self.frontier == NO_DATE:
+            return
+        cdef long long cutoff = self.frontier - WINDOW_S
+        cdef FileAgg f
+        # complete files, then idle ones: the files are kept by last activity, so
+        # the scan stops at the first one still active
+        ready = dict.fromkeys(self.completed)
+        self.completed = []
+        for key, fo in self.files.items():
+            f = <FileAgg>fo
+            if f.last_date == NO_DATE:
+                if f.last_article + IDLE_ARTICLES < at:
+                    ready[key] = None
+                continue                    # undated: idle by article numbers, and no reason to stop
+            if f.last_date < cutoff:
+                ready[key] = None
+            else:
+                break
+        for key in ready:
+            fo = self.files.pop(key, None)
+            if fo is not None:
+                self.place(fo)
+        done = []
+        for rid, rel in self.releases.items():
+            if rel.last_date == NO_DATE:
+                if rel.last_article + IDLE_ARTICLES < at:
+                    done.append(rid)
+                continue
+            if rel.last_date < cutoff:
+                done.append(rid)
+            else:
+                break
+        for rid in done:
+            self.finish(self.releases.pop(rid), True)
+        self.close_albums(False)
+
+    def place(self, FileAgg f):
+        """A complete or idle file joins the open release of its identity within
+        the upload gap, unless that release already has a file of its index."""
+        ids = self.open_by_ident.get(f.ident)
+        if ids:
+            for rid in ids:
+                rel = self.releases.get(rid)
+                if rel is None:
+                    continue
+                if not _near(rel.first_date, rel.last_date, f.first_date, f.last_date):
+                    continue
+                if f.i >= 1 and any((<FileAgg>g).i == f.i for g in rel.files):
+                    continue
+                rel.join(f)
+                self.releases.move_to_end(rid)
+                return
+        identity = f.identity
+        key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
+        self.release_seq += 1
+        rel = Release(f.ident, identity, key, f)
+        rel.join(f)
+        self.releases[self.release_seq] = rel
+        self.open_by_ident.setdefault(f.ident, []).append(self.release_seq)
+        if f.N >= BATCH_COUNTER_TOTAL:
+            starts = self.batch_counters.setdefault((f.poster, f.N), [])
+            starts.append(self.tick)
+            while starts and starts[0] < self.tick - BATCH_COUNTER_TICKS:
+                starts.pop(0)
+            if len(starts) >= BATCH_COUNTER_STARTS:
+                self.batch_marked.add((f.poster, f.N))
+
+    # -- judging and writing ------------------------------------------------------------
+    def finish(self, rel, bint settled, bint provisional=False):
+        if not provisional:
+            ids = self.open_by_ident.get(rel.ident)
+            if ids is not None:
+                self.open_by_ident[rel.ident] = [r for r in ids if r in self.releases]
+                if not self.open_by_ident[rel.ident]:
+                    del self.open_by_ident[rel.ident]
+        files = sorted(rel.files, key=_file_order)
+        names = [(<FileAgg>f).name for f in files]
+        stems = [stem_of(n) for n in names]
+        segments = sum((<FileAgg>f).distinct for f in files)
+        tool = TOOLS[rel.tool]
+        if tool == "unknown" and self._webmail(rel.poster):
+            tool = "webmail"
+        batch = (rel.poster, rel.N) in self.batch_marked
+        rec = {
+            "release_key": rel.key, "identity_key": hashlib.sha1(rel.identity).digest(),
+            "group": self.group.decode("utf-8", "replace"), "poster": _text(rel.poster),
+            "groups": sorted(_text(g) for g in (rel.groups or {self.group})),
+            "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
+            "last_posted_at": rel.last_date if rel.last_date != NO_DATE else None,
+            "first_article": rel.first_article, "last_article": rel.last_article,
+            "files": len(files), "segments": segments, "bytes": sum((<FileAgg>f).nbytes for f in files),
+            "file_total": None if (batch or rel.N < 1) else rel.N, "tool": tool,
+            "finished": not provisional, "edge": provisional,
+            "has_par2": any(_PAR2.search(n) for n in names),
+        }
+        rec["complete"] = _complete(files, rec["file_total"])
+        # what rules drop is counted, and ~1% of it kept as a sample
+        rule = self.judge(rel, files, names, stems, settled and not provisional, tool)
+        if rule is not None:
+            if provisional:
+                return
+            name, key = rule
+            self.count(name, key, segments, len(files), 1)
+            if int.from_bytes(rel.key[:2], "big") % 100 < self.rules["sample_percent"]:
+                rec["name"] = _text(rel.rel or stems[0])
+                rec["rule"] = name
+                rec["rule_key"] = key
+                rec["file_list"] = [_file_record(f) for f in files]
+                self.out_samples.append(rec)
+            return
+        random_named = all(is_random(s) for s in stems)
+        if rel.rel and not is_random(rel.rel):
+            random_named = False
+            rec["name"] = _text(rel.rel)
+            rec["source"] = SOURCE_SUBJECT
+        else:
+            rec["name"] = _text(_best_stem(stems, names))
+            rec["source"] = SOURCE_STEM
+        rec["readable"] = not random_named
+        rec["candidates"] = _candidates(files, random_named)
+        rec["file_list"] = [_file_record(f) for f in files]
+        if random_named:
+            self.out_pending.append(rec)
+            return
+        if (len(files) == 1 and rec["source"] == SOURCE_STEM and _DIGIT.search(names[0])
+                and not _ARCHIVE_ANY.search(names[0]) and not _SIDECAR.search(names[0])
+                and not _SPLIT.search(names[0])):
+            if not provisional:       # an album member waits for its album; nothing provisional
+                self.album_add(rel, rec, names[0])
+            return
+        self.out_releases.append(rec)
+
+    def judge(self, rel, files, names, stems, bint settled, str tool):
+        rules = self.rules
+        poster = _text(rel.poster)
+        if poster in rules["dropped_posters"]:
+            return ("dropped-poster", poster)
+        random_named = all(is_random(s) for s in stems)
+        if random_named:
+            for sig in rules["garbage"]:
+                if sig.get("tool") == tool and sig.get("group", "*") in ("*", self.group.decode()):
+                    return ("garbage", tool)
+        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled(names[0]):
+            return ("scrambled", tool)
+        if all(_EXE.search(n) for n in names):
+            return ("bare-executable", tool)
+        if not settled or len(files) != 1:
+            return None
+        cdef FileAgg f = files[0]
+        name = names[0]
+        if not _ARCHIVE.search(name) or _VOLUME.search(name):
+            return None          # not one unsplit archive (a ROT13 .cnegN.rar is a volume)
+        groups = rel.groups or {self.group}
+        words = rules["exempt_group_words"]
+        if any(w.encode() in g for g in groups for w in words):
+            return None
+        if len(groups) >= 2 and f.nbytes < rules["stub_max_bytes"]:
+            legs = ""
+            if f.max_article <= rules["stub_small_article"] and f.nbytes >= rules["stub_min_bytes"]:
+                legs += "A"
+            if len(groups) >= 4:
+                legs += "X"
+            if self._webmail(rel.poster):
+                legs += "W"
+            if legs:
+                return ("stub-archive", legs)
+        stem = stems[0]
+        if f.nsegs == 1 and 100_000 <= f.nbytes <= 1_000_000 and len(stem) >= 8 and b" " not in stem \
+                and not is_scrambled(stem) and not _EBOOK.search(name):
+            return ("nonsense-piece", tool)
+        if f.nsegs == 1 and 2_000 <= f.nbytes < 100_000 and len(stem) >= 6 and not _TINY_WORDS.search(name):
+            return ("tiny-archive", tool)
+        return None
+
+    def _webmail(self, bytes poster):
+        p = poster.lower()
+        return any(d.encode() in p for d in self.rules["webmail_domains"])
+
+    # -- albums --------------------------------------------------------------------
+    def album_add(self, rel, rec, bytes name):
+        key = (rel.poster, template_of(name))
+        album = self.albums.get(key)
+        start = rec["posted_at"] if rec["posted_at"] is not None else 0
+        if album is not None and (start - album["start"] > WINDOW_S or len(album["members"]) >= ALBUM_MAX_FILES):
+            self.emit_album(self.albums.pop(key))
+            album = None
+        if album is None:
+            album = {"start": start, "members": [], "template": key[1]}
+            self.albums[key] = album
+        album["members"].append(rec)
+
+    def close_albums(self, bint everything):
+        if self.frontier == NO_DATE and not everything:
+            return
+        for key in list(self.albums):
+            album = self.albums[key]
+            if everything or self.frontier - album["start"] > 2 * WINDOW_S:
+                self.emit_album(self.albums.pop(key))
+
+    def emit_album(self, album):
+        members = album["members"]
+        if len(members) == 1:
+            self.out_releases.append(members[0])
+            return
+        first = min(members, key=lambda m: (m["first_article"], m["release_key"]))
+        files = [fr for m in members for fr in m["file_list"]]
+        rec = dict(first)
+        rec.update({
+            "release_key": hashlib.sha1(b"album\x00" + first["release_key"]).digest(),
+            "name": _text(album["template"]), "source": SOURCE_ALBUM, "file_total": None,
+            "files": len(files), "segments": sum(m["segments"] for m in members),
+            "bytes": sum(m["bytes"] for m in members),
+            "posted_at": min((m["posted_at"] for m in members if m["posted_at"] is not None), default=None),
+            "last_posted_at": max((m["last_posted_at"] for m in members if m["last_posted_at"] is not None),
+                                  default=None),
+            "first_article": min(m["first_article"] for m in members),
+            "last_article": max(m["last_article"] for m in members),
+            "complete": all(m["complete"] for m in members),
+            "members": [m["name"] for m in members[:20]],
+            "candidates": [], "file_list": files, "has_par2": False,
+        })
+        self.out_releases.append(rec)
+
+    # -- batches, lease ends, snapshots ----------------------------------------------------
+    def take_batch(self):
+        """What the window wrote since the last batch, and the resume point."""
+        batch = {"first_article": self.first_article, "next_article": self.next_article,
+                 "releases": self.out_releases, "pending": self.out_pending, "samples": self.out_samples,
+                 "counts": [(r, k, v[0], v[1], v[2]) for (r, k), v in sorted(self.counts.items())]}
+        self.out_releases, self.out_pending, self.out_samples, self.counts = [], [], [], {}
+        self.first_article = -1
+        return batch
+
+    def finish_lease(self):
+        """A lease's end: what the window has not closed on is written
+        provisionally (finished false, edge true); the window keeps it all."""
+        cdef FileAgg f
+        for rid, rel in self.releases.items():
+            self.finish(_copy_release(rel), False, True)
+        loose = {}
+        for key, fo in self.files.items():
+            f = <FileAgg>fo
+            ids = self.open_by_ident.get(f.ident)
+            if ids:
+                continue            # goes with its open release's provisional copy next time
+            loose.setdefault(f.ident, []).append(f)
+        for ident, files in loose.items():
+            files.sort(key=lambda g: g.first_article)
+            f = files[0]
+            identity = f.identity
+            key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
+            rel = Release(ident, identity, key, f)
+            for g in files:
+                rel.join(g)
+            self.finish(rel, False, True)
+        return self.take_batch()
+
+    def flush(self):
+        """The end of the data (a replay's last range): everything open is
+        finished as it stands, albums closed."""
+        for key in list(self.files):
+            self.place(self.files.pop(key))
+        for rid in list(self.releases):
+            self.finish(self.releases.pop(rid), True)   # nothing more will come: as good as settled
+        self.close_albums(True)
+        return self.take_batch()
+
+    def snapshot(self):
+        state = {
+            "version": SNAPSHOT_VERSION, "group": self.group, "priorities": self.priorities, "rules": self.rules,
+            "files": list(self.files.items()), "releases": list(self.releases.items()),
+            "open_by_ident": self.open_by_ident, "albums": self.albums, "batch_counters": self.batch_counters,
+            "batch_marked": self.batch_marked, "next_tick": self.next_tick, "tick": self.tick,
+            "next_article": self.next_article, "release_seq": self.release_seq,
+            "ring": [self.ring[q] for q in range(FRONTIER_N)], "run": [self.run[q] for q in range(FRONTIER_N)],
+            "ring_n": self.ring_n, "ring_pos": self.ring_pos, "run_n": self.run_n, "frontier": self.frontier,
+            "lines": self.lines, "malformed_lines": self.malformed_lines,
+        }
+        return zlib.compress(pickle.dumps(state, protocol=5), 3)
+
+    @classmethod
+    def restore(cls, data):
+        state = pickle.loads(zlib.decompress(data))
+        if state.get("version") != SNAPSHOT_VERSION:
+            raise ValueError(f"snapshot version {state.get('version')} is not {SNAPSHOT_VERSION}")
+        cdef Window w = cls(state["group"], state["priorities"], state["rules"])
+        w.files = OrderedDict(state["files"])
+        w.releases = OrderedDict(state["releases"])
+        w.open_by_ident = state["open_by_ident"]
+        w.albums = state["albums"]
+        w.batch_counters = state["batch_counters"]
+        w.batch_marked = state["batch_marked"]
+        w.next_tick, w.tick, w.next_article = state["next_tick"], state["tick"], state["next_article"]
+        w.release_seq = state["release_seq"]
+        for q in range(FRONTIER_N):
+            w.ring[q] = state["ring"][q]
+            w.run[q] = state["run"][q]
+        w.ring_n, w.ring_pos, w.run_n, w.frontier = state["ring_n"], state["ring_pos"], state["run_n"], state["frontier"]
+        w.lines, w.malformed_lines = state["lines"], state["malformed_lines"]
+        return w
+
+    @property
+    def open_files(self):
+        return len(self.files)
+
+    @property
+    def open_releases(self):
+        return len(self.releases)
+
+
+def _near(long long a0, long long a1, long long b0, long long b1):
+    if a0 == NO_DATE or b0 == NO_DATE:
+        return True
+    return b0 <= a1 + UPLOAD_GAP_S and a0 <= b1 + UPLOAD_GAP_S
+
+
+def _file_order(FileAgg f):
+    return (f.i if f.i >= 0 else 1 << 40, f.name)
+
+
+def _text(bytes b):
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b.decode("latin-1")
+
+
+def _best_stem(stems, names):
+    """The name of a release without a subject name: its largest share of one stem."""
+    counts = {}
+    for s in stems:
+        counts[s] = counts.get(s, 0) + 1
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0] if counts else b""
+
+
+def _complete(files, file_total):
+    cdef FileAgg f
+    for f in files:
+        if f.distinct < f.P:
+            return False
+    if file_total:
+        idx = {(<FileAgg>f).i for f in files if 1 <= (<FileAgg>f).i <= file_total}
+        return len(idx) >= file_total
+    return True
+
+
+def _file_record(FileAgg f):
+    return {"name": _text(f.name), "raw_name": f.name, "poster": _text(f.poster),
+            "posted_at": f.first_date if f.first_date != NO_DATE else None,
+            "parts": f.P, "bytes": f.nbytes, "groups": [_text(g) for g in _xref_groups(f.xref)],
+            "segments": f.segments()}
+
+
+def _candidates(files, bint random_named):
+    """The articles phase 2 reads: the first archive volume's first article, the
+    smallest par2's, a lone random-named file's, and a 7z set's last volume's tail."""
+    out = []
+    cdef FileAgg f
+    archives = [(i, f) for i, f in enumerate(files) if _ARCHIVE_ANY.search(f.name)]
+    firsts = [(i, f) for i, f in archives if _FIRST_VOLUME.search(f.name)]
+    if firsts:
+        i, f = firsts[0]
+        segs = f.segments()
+        if segs and segs[0][0] == 1:
+            out.append(("archive", segs[0][1], i))
+    par2 = [(f.nbytes, i, f) for i, f in enumerate(files) if _PAR2.search(f.name)]
+    if par2:
+        _b, i, f = min(par2)
+        segs = f.segments()
+        if segs:
+            out.append(("par2", segs[0][1], i))
+    if random_named and len(files) == 1 and not out:
+        segs = files[0].segments()
+        if segs:
+            out.append(("lone", segs[0][1], 0))
+    sevens = [(int(_SEVENZ.search(f.name).group(1)), i, f) for i, f in enumerate(files) if _SEVENZ.search(f.name)]
+    if sevens:
+        _v, i, f = max(sevens)
+        segs = f.segments()
+        if segs:
+            out.append(("7z-tail", segs[-1][1], i))
+    return out
+
+
+def _copy_release(rel):
+    c = Release.__new__(Release)
+    for slot in Release.__slots__:
+        setattr(c, slot, getattr(rel, slot))
+    c.files = list(rel.files)
+    c.groups = set(rel.groups)
+    return c

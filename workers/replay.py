@@ -1,0 +1,86 @@
+"""Replay a corpus through the window, offline: a group's ranges in article
+order through one carried window. Used by `voyager bench window`, the
+fidelity check against a generated corpus's truth, and tests."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ext import scan
+from ext.window import Window
+from sim.corpus import Corpus
+
+
+@dataclass
+class Replay:
+    releases: list = field(default_factory=list)
+    pending: list = field(default_factory=list)
+    samples: list = field(default_factory=list)
+    counts: dict = field(default_factory=dict)
+    lines: int = 0
+
+    def add(self, batch: dict) -> None:
+        self.releases += batch["releases"]
+        self.pending += batch["pending"]
+        self.samples += batch["samples"]
+        for rule, key, articles, files, releases in batch["counts"]:
+            c = self.counts.setdefault((rule, key), [0, 0, 0])
+            c[0] += articles
+            c[1] += files
+            c[2] += releases
+
+
+def replay_group(corpus: Corpus, group: str, rules: dict | None = None, flush: bool = True) -> Replay:
+    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    window = Window(group, priorities, rules)
+    out = Replay()
+    for chunk in corpus.chunks(group):
+        window.feed(scan.inflate(chunk.read()), chunk.last)
+        out.add(window.take_batch())
+    out.lines = window.lines
+    if flush:
+        out.add(window.flush())
+    return out
+
+
+def replay_corpus(root: str | Path, rules: dict | None = None) -> dict[str, Replay]:
+    corpus = Corpus(root)
+    return {g: replay_group(corpus, g, rules) for g in corpus.group_names()}
+
+
+def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict:
+    """CORPUS.md's fidelity of an index against a generated corpus's truth."""
+    corpus = Corpus(root)
+    results = results or replay_corpus(root)
+    release_segments: dict[frozenset, str] = {}
+    seg_owner: dict[str, int] = {}
+    pending_mids: set[str] = set()
+    for g, r in results.items():
+        for i, rel in enumerate(r.releases):
+            mids = frozenset(s[1].decode() for f in rel["file_list"] for s in f["segments"])
+            release_segments[mids] = g
+            for m in mids:
+                seg_owner[m] = i
+        for rel in r.pending:
+            for f in rel["file_list"]:
+                for s in f["segments"]:
+                    pending_mids.add(s[1].decode())
+    tally = {k: [0, 0] for k in ("release", "album", "pending", "drop")}
+    misses: dict[str, list] = {k: [] for k in tally}
+    for up in corpus.truth():
+        kind = up["kind"]
+        mids = frozenset(s[1] for f in up["files"] for s in f["segments"])
+        if kind in ("release", "album"):
+            ok = mids in release_segments
+        elif kind == "pending":
+            ok = mids <= pending_mids
+        else:
+            ok = not any(m in seg_owner for m in mids)
+        tally[kind][0] += ok
+        tally[kind][1] += 1
+        if not ok and len(misses[kind]) < 50:
+            misses[kind].append(up)
+    out = {k: (round(v[0] / v[1], 4) if v[1] else None) for k, v in tally.items()}
+    out["counts"] = {k: v[1] for k, v in tally.items()}
+    out["misses"] = misses
+    return out
