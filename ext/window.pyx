@@ -327,7 +327,8 @@ def is_random(bytes stem):
 def is_scrambled(bytes name):
     """A random run of letters and digits (a scrambled upload's per-article
     name): mixed case, and digits, or the case switching more than a
-    CamelCase name does, or too few vowels, or five consonants in a row."""
+    CamelCase name does, or a third of it capitals, or too few vowels, or
+    five consonants in a row."""
     if not _SCRAMBLED.match(name) or _HEX.match(name):
         return False
     cdef bint up = False, lo = False, dg = False
@@ -348,6 +349,9 @@ def is_scrambled(bytes name):
     if not (up and lo):
         return False
     if dg or switches * 3 > len(name):
+        return True
+    uppers = sum(1 for c in name if 65 <= c <= 90)
+    if 10 * uppers >= 3 * len(name):        # CamelCase has a capital a word; random case a third or more
         return True
     letters = name.lower()
     vowels = sum(letters.count(v) for v in b"aeiou")
@@ -689,10 +693,12 @@ cdef class Window:
         else:
             f = <FileAgg>fo
             self.files.move_to_end(key)
-        # a Date the frontier finds implausible says nothing about the file's span
+        # a missing Date, or one the frontier finds implausible, says nothing: the
+        # article was posted about when its neighbours were, so the frontier stands in
         d = ln.date
-        if d != NO_DATE and self.frontier != NO_DATE and (d - self.frontier > PLAUSIBLE_S or self.frontier - d > PLAUSIBLE_S):
-            d = NO_DATE
+        if self.frontier != NO_DATE and (d == NO_DATE or d - self.frontier > PLAUSIBLE_S
+                                         or self.frontier - d > PLAUSIBLE_S):
+            d = self.frontier
         f.add(ln.number, s.k, ln.msgid, ln.msgid_len, ln.nbytes, d)
         if f.distinct == f.P:
             self.completed.append(key)

@@ -192,7 +192,11 @@ def plan_uploads(ctx: Context, targets: dict[str, int]) -> list[P.Upload]:
                 if not any(a <= t < b for a, b in pauses):
                     break
             _shift(batch, t - _first_time(batch))
-            uploads.extend(batch)
+            # a fill or repost past the posting period would meet a group that has gone
+            # quiet: the window could not tell it apart, and it would not be posted yet
+            end = opts.start + span
+            uploads.extend(up for up in batch if up.phenomenon not in ("fill", "repost")
+                           or _first_time([up]) < end)
     return uploads
 
 
