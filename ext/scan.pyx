@@ -301,7 +301,7 @@ def inflate(bytes data, Py_ssize_t size=0):
         import deflate
     except ImportError:  # pragma: no cover - the package is a dependency
         return zlib.decompress(data)
-    guess = size or max(len(data) * 8, 65536)
+    guess = size or max(len(data) * 7, 65536)   # overview text deflates ~5-6x
     for _ in range(4):
         try:
             return deflate.zlib_decompress(data, guess)

@@ -15,9 +15,11 @@ The output is a batch: releases, pending (all files random-named, decision
 f), probe candidates inside each, rule counts and ~1% samples of what rules
 dropped, and the resume point.
 """
+cimport cython
 from libc.string cimport memchr, memcpy
 from libc.stdlib cimport qsort
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 
 from ext.scan cimport Line, parse_line, NO_DATE, OK
 
@@ -386,8 +388,10 @@ cdef int tool_of(const char* msgid, Py_ssize_t mn, const char* poster, Py_ssize_
 
 # -- the window's records ------------------------------------------------------------
 
+@cython.no_gc
 cdef class FileAgg:
-    """One file's articles so far."""
+    """One file's articles so far. Holds no containers, so it can take part
+    in no reference cycle: the cyclic GC need not track the millions of them."""
     cdef public bytes name, poster, rel, xref, identity
     cdef public long long N, i, P, first_article, last_article, first_date, last_date
     cdef public long long nbytes, max_article, nsegs, distinct, dupes
@@ -419,12 +423,13 @@ cdef class FileAgg:
             return
         self.seen[byte_at] |= bit
         self.distinct += 1
-        cdef unsigned char hdr[9]
+        cdef Py_ssize_t old = PyByteArray_GET_SIZE(self.segs)
+        PyByteArray_Resize(self.segs, old + 9 + mn)      # bytearray over-allocates: amortised
+        cdef unsigned char* hdr = <unsigned char*>PyByteArray_AS_STRING(self.segs) + old
         hdr[0] = part & 0xff; hdr[1] = (part >> 8) & 0xff; hdr[2] = (part >> 16) & 0xff; hdr[3] = (part >> 24) & 0xff
         hdr[4] = nbytes & 0xff; hdr[5] = (nbytes >> 8) & 0xff; hdr[6] = (nbytes >> 16) & 0xff; hdr[7] = (nbytes >> 24) & 0xff
         hdr[8] = <unsigned char>mn
-        self.segs += PyBytes_FromStringAndSize(<char*>hdr, 9)
-        self.segs += PyBytes_FromStringAndSize(msgid, mn)
+        memcpy(hdr + 9, msgid, mn)
         self.nsegs += 1
         self.nbytes += nbytes
         if nbytes > self.max_article:
@@ -441,19 +446,22 @@ cdef class FileAgg:
 
     def segments(self):
         """[(part, msgid, bytes)] in part order."""
-        out = []
-        cdef bytes b = bytes(self.segs)
-        cdef const unsigned char* p = b
-        cdef Py_ssize_t at = 0, n = len(b), mn
-        cdef long long part, nbytes
+        return segments_of(bytes(self.segs))
+
+    cdef first_segment(self, bint last):
+        """The message-id of the lowest (or highest) part, without decoding the rest."""
+        cdef const unsigned char* p = <const unsigned char*>PyByteArray_AS_STRING(self.segs)
+        cdef Py_ssize_t at = 0, n = PyByteArray_GET_SIZE(self.segs), mn, best_at = -1
+        cdef long long part, best = -1
         while at + 9 <= n:
             part = p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (<long long>p[at + 3] << 24)
-            nbytes = p[at + 4] | (p[at + 5] << 8) | (p[at + 6] << 16) | (<long long>p[at + 7] << 24)
             mn = p[at + 8]
-            out.append((part, b[at + 9:at + 9 + mn], nbytes))
+            if best_at < 0 or (part > best if last else part < best):
+                best, best_at = part, at
             at += 9 + mn
-        out.sort()
-        return out
+        if best_at < 0:
+            return None, 0
+        return PyBytes_FromStringAndSize(<const char*>p + best_at + 9, p[best_at + 8]), best
 
 
 def _file_from_state(state):
@@ -466,7 +474,7 @@ def _file_from_state(state):
 class Release:
     """An upload in the making: files of one identity within the upload gap."""
     __slots__ = ("ident", "identity", "key", "files", "first_date", "last_date", "first_article",
-                 "last_article", "poster", "rel", "N", "tool", "groups", "batch")
+                 "last_article", "poster", "rel", "N", "tool")
 
     def __init__(self, ident, identity, key, first):
         self.ident = ident
@@ -481,8 +489,6 @@ class Release:
         self.rel = first.rel
         self.N = first.N
         self.tool = first.tool
-        self.groups = set()
-        self.batch = False
 
     def join(self, FileAgg f):
         self.files.append(f)
@@ -492,7 +498,13 @@ class Release:
             self.last_date = f.last_date
         self.first_article = min(self.first_article, f.first_article)
         self.last_article = max(self.last_article, f.last_article)
-        self.groups.update(_xref_groups(f.xref))
+
+    def groups(self, bytes own):
+        """The groups the release was posted to (its files' Xref), or its own."""
+        out = set()
+        for f in self.files:
+            out.update(_xref_groups((<FileAgg>f).xref))
+        return out or {own}
 
 
 def _xref_groups(bytes xref):
@@ -528,6 +540,9 @@ cdef class Window:
     cdef public list out_releases, out_pending, out_samples
     cdef public long long lines, malformed_lines
     cdef public list completed        # keys of files that got their last part since the last tick
+    cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
+    cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
+    cdef object last_key              # the file the previous line went to
 
     def __init__(self, group, priorities=None, rules=None):
         self.group = group.encode() if isinstance(group, str) else group
@@ -554,6 +569,9 @@ cdef class Window:
         self.out_samples = []
         self.lines = self.malformed_lines = 0
         self.completed = []
+        self.n_obfuscated = self.n_counterless = 0
+        self.crossposts = {}
+        self.last_key = None
 
     # -- counting ------------------------------------------------------------------
     cdef void count(self, str rule, key, long long articles, long long files, long long releases):
@@ -659,7 +677,7 @@ cdef class Window:
         if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL:
             owner = self.owner_of(ln.xref[:ln.xref_len])
             if owner is not None:
-                self.count("crosspost", owner.decode("utf-8", "replace"), 1, 0, 0)
+                self.crossposts[owner] = self.crossposts.get(owner, 0) + 1
                 return
         if not parse_subject(sub, ln.subject_len, &s):
             self.count_counterless(sub, ln.subject_len)
@@ -679,7 +697,9 @@ cdef class Window:
             f.name = PyBytes_FromStringAndSize(sub + s.name_off, s.name_len)
             f.poster = PyBytes_FromStringAndSize(ln.poster, ln.poster_len)
             f.rel = PyBytes_FromStringAndSize(sub + s.rel_off, s.rel_len)
-            f.xref = PyBytes_FromStringAndSize(ln.xref, ln.xref_len)
+            # the groups matter for crossposts only (one group: this one)
+            f.xref = PyBytes_FromStringAndSize(ln.xref, ln.xref_len) \
+                if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL else b""
             f.N = s.N
             f.i = s.i
             f.P = s.P if s.P <= 1_000_000 else 1_000_000
@@ -692,7 +712,9 @@ cdef class Window:
             self.files[key] = f
         else:
             f = <FileAgg>fo
-            self.files.move_to_end(key)
+            if key != self.last_key:        # a file's parts mostly come in a row: already last
+                self.files.move_to_end(key)
+        self.last_key = key
         # a missing Date, or one the frontier finds implausible, says nothing: the
         # article was posted about when its neighbours were, so the frontier stands in
         d = ln.date
@@ -726,9 +748,9 @@ cdef class Window:
                 hexes = False
                 break
         if hexes or (ln > 9 and s[off] == 91 and lower(s[off + 1]) == 112 and lower(s[off + 2]) == 114):
-            self.count("obfuscated-subject", "random", 1, 0, 0)
+            self.n_obfuscated += 1
         else:
-            self.count("counterless", "", 1, 0, 0)
+            self.n_counterless += 1
 
     # -- ticks: files into releases, releases finished ------------------------------------
     cdef void on_tick(self, long long at):
@@ -820,7 +842,7 @@ cdef class Window:
         rec = {
             "release_key": rel.key, "identity_key": hashlib.sha1(rel.identity).digest(),
             "group": self.group.decode("utf-8", "replace"), "poster": _text(rel.poster),
-            "groups": sorted(_text(g) for g in (rel.groups or {self.group})),
+            "groups": sorted(_text(g) for g in rel.groups(self.group)),
             "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
             "last_posted_at": rel.last_date if rel.last_date != NO_DATE else None,
             "first_article": rel.first_article, "last_article": rel.last_article,
@@ -886,7 +908,7 @@ cdef class Window:
         name = names[0]
         if not _ARCHIVE.search(name) or _VOLUME.search(name):
             return None          # not one unsplit archive (a ROT13 .cnegN.rar is a volume)
-        groups = rel.groups or {self.group}
+        groups = rel.groups(self.group)
         words = rules["exempt_group_words"]
         if any(w.encode() in g for g in groups for w in words):
             return None
@@ -958,8 +980,19 @@ cdef class Window:
         self.out_releases.append(rec)
 
     # -- batches, lease ends, snapshots ----------------------------------------------------
+    cdef void fold_counters(self):
+        if self.n_obfuscated:
+            self.count("obfuscated-subject", "random", self.n_obfuscated, 0, 0)
+        if self.n_counterless:
+            self.count("counterless", "", self.n_counterless, 0, 0)
+        for owner, n in self.crossposts.items():
+            self.count("crosspost", _text(owner), n, 0, 0)
+        self.n_obfuscated = self.n_counterless = 0
+        self.crossposts = {}
+
     def take_batch(self):
         """What the window wrote since the last batch, and the resume point."""
+        self.fold_counters()
         batch = {"first_article": self.first_article, "next_article": self.next_article,
                  "releases": self.out_releases, "pending": self.out_pending, "samples": self.out_samples,
                  "counts": [(r, k, v[0], v[1], v[2]) for (r, k), v in sorted(self.counts.items())]}
@@ -1081,10 +1114,27 @@ def _complete(files, file_total):
 
 
 def _file_record(FileAgg f):
+    """A file as the batch carries it; its segments packed (decode with segments_of)."""
     return {"name": _text(f.name), "raw_name": f.name, "poster": _text(f.poster),
             "posted_at": f.first_date if f.first_date != NO_DATE else None,
             "parts": f.P, "bytes": f.nbytes, "groups": [_text(g) for g in _xref_groups(f.xref)],
-            "segments": f.segments()}
+            "segs": bytes(f.segs)}
+
+
+def segments_of(bytes packed):
+    """[(part, msgid, bytes)] in part order from a file record's packed segments."""
+    out = []
+    cdef const unsigned char* p = packed
+    cdef Py_ssize_t at = 0, n = len(packed), mn
+    cdef long long part, nbytes
+    while at + 9 <= n:
+        part = p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (<long long>p[at + 3] << 24)
+        nbytes = p[at + 4] | (p[at + 5] << 8) | (p[at + 6] << 16) | (<long long>p[at + 7] << 24)
+        mn = p[at + 8]
+        out.append((part, packed[at + 9:at + 9 + mn], nbytes))
+        at += 9 + mn
+    out.sort()
+    return out
 
 
 def _candidates(files, bint random_named):
@@ -1096,25 +1146,25 @@ def _candidates(files, bint random_named):
     firsts = [(i, f) for i, f in archives if _FIRST_VOLUME.search(f.name)]
     if firsts:
         i, f = firsts[0]
-        segs = f.segments()
-        if segs and segs[0][0] == 1:
-            out.append(("archive", segs[0][1], i))
+        mid, part = f.first_segment(False)
+        if part == 1:
+            out.append(("archive", mid, i))
     par2 = [(f.nbytes, i, f) for i, f in enumerate(files) if _PAR2.search(f.name)]
     if par2:
         _b, i, f = min(par2)
-        segs = f.segments()
-        if segs:
-            out.append(("par2", segs[0][1], i))
+        mid, part = f.first_segment(False)
+        if mid is not None:
+            out.append(("par2", mid, i))
     if random_named and len(files) == 1 and not out:
-        segs = files[0].segments()
-        if segs:
-            out.append(("lone", segs[0][1], 0))
+        mid, part = (<FileAgg>files[0]).first_segment(False)
+        if mid is not None:
+            out.append(("lone", mid, 0))
     sevens = [(int(_SEVENZ.search(f.name).group(1)), i, f) for i, f in enumerate(files) if _SEVENZ.search(f.name)]
     if sevens:
         _v, i, f = max(sevens)
-        segs = f.segments()
-        if segs:
-            out.append(("7z-tail", segs[-1][1], i))
+        mid, part = f.first_segment(True)
+        if mid is not None:
+            out.append(("7z-tail", mid, i))
     return out
 
 
@@ -1123,5 +1173,4 @@ def _copy_release(rel):
     for slot in Release.__slots__:
         setattr(c, slot, getattr(rel, slot))
     c.files = list(rel.files)
-    c.groups = set(rel.groups)
     return c

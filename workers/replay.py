@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ext import scan
-from ext.window import Window
+from ext.window import Window, segments_of
 from sim.corpus import Corpus
 
 
@@ -57,13 +57,13 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
     pending_mids: set[str] = set()
     for g, r in results.items():
         for i, rel in enumerate(r.releases):
-            mids = frozenset(s[1].decode() for f in rel["file_list"] for s in f["segments"])
+            mids = frozenset(s[1].decode() for f in rel["file_list"] for s in segments_of(f["segs"]))
             release_segments[mids] = g
             for m in mids:
                 seg_owner[m] = i
         for rel in r.pending:
             for f in rel["file_list"]:
-                for s in f["segments"]:
+                for s in segments_of(f["segs"]):
                     pending_mids.add(s[1].decode())
     tally = {k: [0, 0] for k in ("release", "album", "pending", "drop")}
     misses: dict[str, list] = {k: [] for k in tally}
