@@ -302,7 +302,161 @@ _EBOOK = re.compile(rb"(?i)(?:epub|mobi|azw3?|pdf|ebook|e-book)")
 _TINY_WORDS = re.compile(rb"(?i)(?:epub|mobi|azw|pdf|ebook|sub(?:title)?s?\b|srt|crack|keygen|trainer|cover|nfo|sfv|nzb|cue|log)")
 
 
+# What a file name says, read from its end in one pass (no regex in the hot path).
+cdef enum:
+    F_ARCHIVE = 1        # .zip .rar .7z, unsplit (or the first of an old-style set)
+    F_VOLUME = 2         # .partNN.rar .cnegNN.rar .rNN .7z.NNN .zip.NNN .zNN
+    F_FIRST = 4          # the first volume of a set (or a single archive)
+    F_PAR2 = 8
+    F_SEVENZ = 16        # .7z.NNN
+    F_EXE = 32
+    F_SIDECAR = 64       # .nfo .sfv .nzb .srr .txt .md5 .m3u .cue .log (.par2 too)
+    F_DIGIT = 128
+    F_SPLIT = 256        # .NNN after another extension (.avi.012)
+
+
+cdef struct Facts:
+    Py_ssize_t stem_len
+    int flags
+    long long volume
+
+
+cdef inline bint ext_is(const char* s, Py_ssize_t n, Py_ssize_t at, const char* ext, Py_ssize_t en) noexcept nogil:
+    """s[at:n] equals ext (lower case), case-insensitively."""
+    cdef Py_ssize_t q
+    if n - at != en:
+        return False
+    for q in range(en):
+        if lower(s[at + q]) != ext[q]:
+            return False
+    return True
+
+
+cdef inline Py_ssize_t digits_before(const char* s, Py_ssize_t end, long long* value) noexcept nogil:
+    cdef Py_ssize_t j = end
+    cdef long long v = 0, mul = 1
+    while j > 0 and isdigit(s[j - 1]) and end - j < 9:
+        j -= 1
+        v += (s[j] - 48) * mul
+        mul *= 10
+    value[0] = v
+    return j
+
+
+cdef void name_facts(const char* s, Py_ssize_t n, Facts* o) noexcept nogil:
+    cdef Py_ssize_t dot = n, j, d, q
+    cdef long long v = 0
+    o.flags = 0
+    o.volume = 0
+    o.stem_len = n
+    for q in range(n):
+        if isdigit(s[q]):
+            o.flags |= F_DIGIT
+            break
+    while dot > 0 and s[dot - 1] != 46:
+        dot -= 1
+    if dot == 0:
+        return
+    dot -= 1                                   # s[dot] is the last '.'
+    if ext_is(s, n, dot, ".par2", 5):
+        o.flags |= F_PAR2 | F_SIDECAR
+        o.stem_len = dot
+        # .volNN+NN.par2
+        j = dot
+        d = digits_before(s, j, &v)
+        if d < j and d > 0 and (s[d - 1] == 43 or s[d - 1] == 45):
+            j = digits_before(s, d - 1, &v)
+            if j >= 4 and j < d - 1 and lower(s[j - 3]) == 118 and lower(s[j - 2]) == 111 and lower(s[j - 1]) == 108 \
+                    and s[j - 4] == 46:
+                o.stem_len = j - 4
+        return
+    if ext_is(s, n, dot, ".rar", 4):
+        d = digits_before(s, dot, &v)
+        if d < dot and d >= 5 and s[d - 5] == 46 and ((lower(s[d - 4]) == 112 and lower(s[d - 3]) == 97
+                and lower(s[d - 2]) == 114 and lower(s[d - 1]) == 116) or (lower(s[d - 4]) == 99
+                and lower(s[d - 3]) == 110 and lower(s[d - 2]) == 101 and lower(s[d - 1]) == 103)):
+            o.flags |= F_VOLUME
+            o.volume = v
+            if v == 1:
+                o.flags |= F_FIRST
+            o.stem_len = d - 5                 # .partNN.rar / .cnegNN.rar (ROT13 of part)
+            return
+        o.flags |= F_ARCHIVE | F_FIRST
+        o.stem_len = dot
+        return
+    if ext_is(s, n, dot, ".zip", 4) or ext_is(s, n, dot, ".7z", 3):
+        o.flags |= F_ARCHIVE | F_FIRST
+        o.stem_len = dot
+        return
+    d = digits_before(s, n, &v)
+    if d == dot + 1 and n - d == 3:          # .NNN
+        if dot >= 3 and ext_is(s, dot, dot - 3, ".7z", 3):
+            o.flags |= F_VOLUME | F_SEVENZ
+            o.volume = v
+            if v == 1:
+                o.flags |= F_FIRST
+            o.stem_len = dot - 3
+            return
+        if dot >= 4 and ext_is(s, dot, dot - 4, ".zip", 4):
+            o.flags |= F_VOLUME
+            if v == 1:
+                o.flags |= F_FIRST
+            o.stem_len = dot - 4
+            return
+        o.flags |= F_SPLIT
+        o.volume = v
+        o.stem_len = dot
+        j = dot
+        while j > 0 and s[j - 1] != 46 and dot - j <= 4:
+            j -= 1
+        if j > 0 and s[j - 1] == 46 and dot - j >= 2 and dot - j <= 4:
+            o.stem_len = j - 1                 # .avi.012: the extension before the number too
+        return
+    if (n - dot == 3 or n - dot == 4) and (lower(s[dot + 1]) == 114 or lower(s[dot + 1]) == 122
+                                           or lower(s[dot + 1]) == 115) and d == dot + 2:
+        o.flags |= F_VOLUME                    # .rNN .zNN .sNN
+        o.volume = v + 2
+        o.stem_len = dot
+        return
+    if ext_is(s, n, dot, ".exe", 4) or ext_is(s, n, dot, ".scr", 4) or ext_is(s, n, dot, ".com", 4) \
+            or ext_is(s, n, dot, ".bat", 4) or ext_is(s, n, dot, ".msi", 4):
+        o.flags |= F_EXE
+    elif ext_is(s, n, dot, ".nfo", 4) or ext_is(s, n, dot, ".sfv", 4) or ext_is(s, n, dot, ".nzb", 4) \
+            or ext_is(s, n, dot, ".srr", 4) or ext_is(s, n, dot, ".txt", 4) or ext_is(s, n, dot, ".md5", 4) \
+            or ext_is(s, n, dot, ".m3u", 4) or ext_is(s, n, dot, ".cue", 4) or ext_is(s, n, dot, ".log", 4):
+        o.flags |= F_SIDECAR
+    if n - dot >= 2 and n - dot <= 5:
+        for q in range(dot + 1, n):
+            if not (isdigit(s[q]) or 97 <= lower(s[q]) <= 122):
+                return
+        o.stem_len = dot                       # one extension of 1-4 letters and digits
+
+
+cdef bint hex_run(const char* s, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t q
+    if n < 16:
+        return False
+    for q in range(n):
+        if not ishex(s[q]):
+            return False
+    return True
+
+
+def facts_of(bytes name):
+    """(stem, flags, volume) of a file name (tests, tools)."""
+    cdef Facts fa
+    name_facts(name, len(name), &fa)
+    return name[:fa.stem_len] or name, fa.flags, fa.volume
+
+
 def stem_of(bytes name):
+    """A file name without its packaging: volumes, par2 sets, split numbers, one extension."""
+    cdef Facts fa
+    name_facts(name, len(name), &fa)
+    return name[:fa.stem_len] or name
+
+
+def _stem_of_regex(bytes name):
     """A file name without its packaging: volumes, par2 sets, split numbers, one extension."""
     s = _VOLUME.sub(b"", name)
     if s == name:
@@ -323,7 +477,7 @@ def identity_of(FileAgg f):
 
 
 def is_random(bytes stem):
-    return _HEX.match(stem) is not None
+    return hex_run(stem, len(stem))
 
 
 def is_scrambled(bytes name):
@@ -825,6 +979,7 @@ cdef class Window:
 
     # -- judging and writing ------------------------------------------------------------
     def finish(self, rel, bint settled, bint provisional=False):
+        cdef FileAgg f
         if not provisional:
             ids = self.open_by_ident.get(rel.ident)
             if ids is not None:
@@ -832,81 +987,86 @@ cdef class Window:
                 if not self.open_by_ident[rel.ident]:
                     del self.open_by_ident[rel.ident]
         files = sorted(rel.files, key=_file_order)
-        names = [(<FileAgg>f).name for f in files]
-        stems = [stem_of(n) for n in names]
-        segments = sum((<FileAgg>f).distinct for f in files)
+        infos = [name_info((<FileAgg>g).name) for g in files]
+        segments = 0
+        nbytes = 0
+        for g in files:
+            f = <FileAgg>g
+            segments += f.distinct
+            nbytes += f.nbytes
         tool = TOOLS[rel.tool]
         if tool == "unknown" and self._webmail(rel.poster):
             tool = "webmail"
         batch = (rel.poster, rel.N) in self.batch_marked
+        # what rules drop is counted, and ~1% of it kept as a sample
+        rule = self.judge(rel, files, infos, settled and not provisional, tool)
+        if rule is not None and provisional:
+            return
+        file_total = None if (batch or rel.N < 1) else rel.N
         rec = {
             "release_key": rel.key, "identity_key": hashlib.sha1(rel.identity).digest(),
-            "group": self.group.decode("utf-8", "replace"), "poster": _text(rel.poster),
+            "group": _text(self.group), "poster": _text(rel.poster),
             "groups": sorted(_text(g) for g in rel.groups(self.group)),
             "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
             "last_posted_at": rel.last_date if rel.last_date != NO_DATE else None,
             "first_article": rel.first_article, "last_article": rel.last_article,
-            "files": len(files), "segments": segments, "bytes": sum((<FileAgg>f).nbytes for f in files),
-            "file_total": None if (batch or rel.N < 1) else rel.N, "tool": tool,
+            "files": len(files), "segments": segments, "bytes": nbytes,
+            "file_total": file_total, "tool": tool,
             "finished": not provisional, "edge": provisional,
-            "has_par2": any(_PAR2.search(n) for n in names),
+            "has_par2": any(i[1] & F_PAR2 for i in infos),
+            "complete": _complete(files, file_total),
         }
-        rec["complete"] = _complete(files, rec["file_total"])
-        # what rules drop is counted, and ~1% of it kept as a sample
-        rule = self.judge(rel, files, names, stems, settled and not provisional, tool)
         if rule is not None:
-            if provisional:
-                return
             name, key = rule
             self.count(name, key, segments, len(files), 1)
             if int.from_bytes(rel.key[:2], "big") % 100 < self.rules["sample_percent"]:
-                rec["name"] = _text(rel.rel or stems[0])
+                rec["name"] = _text(rel.rel or infos[0][0])
                 rec["rule"] = name
                 rec["rule_key"] = key
-                rec["file_list"] = [_file_record(f) for f in files]
+                rec["file_list"] = [_file_record(g) for g in files]
                 self.out_samples.append(rec)
             return
-        random_named = all(is_random(s) for s in stems)
+        random_named = all(hex_run(i[0], len(i[0])) for i in infos)
         if rel.rel and not is_random(rel.rel):
             random_named = False
             rec["name"] = _text(rel.rel)
             rec["source"] = SOURCE_SUBJECT
         else:
-            rec["name"] = _text(_best_stem(stems, names))
+            rec["name"] = _text(_best_stem([i[0] for i in infos]))
             rec["source"] = SOURCE_STEM
         rec["readable"] = not random_named
-        rec["candidates"] = _candidates(files, random_named)
-        rec["file_list"] = [_file_record(f) for f in files]
+        rec["candidates"] = _candidates(files, infos, random_named)
+        rec["file_list"] = [_file_record(g) for g in files]
         if random_named:
             self.out_pending.append(rec)
             return
-        if (len(files) == 1 and rec["source"] == SOURCE_STEM and _DIGIT.search(names[0])
-                and not _ARCHIVE_ANY.search(names[0]) and not _SIDECAR.search(names[0])
-                and not _SPLIT.search(names[0])):
+        if len(files) == 1 and rec["source"] == SOURCE_STEM and infos[0][1] & F_DIGIT \
+                and not infos[0][1] & (F_ARCHIVE | F_VOLUME | F_SIDECAR | F_SPLIT):
             if not provisional:       # an album member waits for its album; nothing provisional
-                self.album_add(rel, rec, names[0])
+                self.album_add(rel, rec, (<FileAgg>files[0]).name)
             return
         self.out_releases.append(rec)
 
-    def judge(self, rel, files, names, stems, bint settled, str tool):
+    def judge(self, rel, files, infos, bint settled, str tool):
+        cdef FileAgg f
         rules = self.rules
-        poster = _text(rel.poster)
-        if poster in rules["dropped_posters"]:
-            return ("dropped-poster", poster)
-        random_named = all(is_random(s) for s in stems)
-        if random_named:
+        if rules["dropped_posters"]:
+            poster = _text(rel.poster)
+            if poster in rules["dropped_posters"]:
+                return ("dropped-poster", poster)
+        if rules["garbage"] and all(hex_run(i[0], len(i[0])) for i in infos):
             for sig in rules["garbage"]:
-                if sig.get("tool") == tool and sig.get("group", "*") in ("*", self.group.decode()):
+                if sig.get("tool") == tool and sig.get("group", "*") in ("*", _text(self.group)):
                     return ("garbage", tool)
-        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled(names[0]):
+        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled((<FileAgg>files[0]).name):
             return ("scrambled", tool)
-        if all(_EXE.search(n) for n in names):
+        if all(i[1] & F_EXE for i in infos):
             return ("bare-executable", tool)
         if not settled or len(files) != 1:
             return None
-        cdef FileAgg f = files[0]
-        name = names[0]
-        if not _ARCHIVE.search(name) or _VOLUME.search(name):
+        f = files[0]
+        stem, flags = infos[0][0], infos[0][1]
+        if not flags & F_ARCHIVE or flags & F_VOLUME:
             return None          # not one unsplit archive (a ROT13 .cnegN.rar is a volume)
         groups = rel.groups(self.group)
         words = rules["exempt_group_words"]
@@ -922,11 +1082,10 @@ cdef class Window:
                 legs += "W"
             if legs:
                 return ("stub-archive", legs)
-        stem = stems[0]
         if f.nsegs == 1 and 100_000 <= f.nbytes <= 1_000_000 and len(stem) >= 8 and b" " not in stem \
-                and not is_scrambled(stem) and not _EBOOK.search(name):
+                and not is_scrambled(stem) and not _EBOOK.search(f.name):
             return ("nonsense-piece", tool)
-        if f.nsegs == 1 and 2_000 <= f.nbytes < 100_000 and len(stem) >= 6 and not _TINY_WORDS.search(name):
+        if f.nsegs == 1 and 2_000 <= f.nbytes < 100_000 and len(stem) >= 6 and not _TINY_WORDS.search(f.name):
             return ("tiny-archive", tool)
         return None
 
@@ -1094,7 +1253,13 @@ def _text(bytes b):
         return b.decode("latin-1")
 
 
-def _best_stem(stems, names):
+cdef tuple name_info(bytes name):
+    cdef Facts fa
+    name_facts(name, len(name), &fa)
+    return (name[:fa.stem_len] if fa.stem_len else name, fa.flags, fa.volume)
+
+
+def _best_stem(stems):
     """The name of a release without a subject name: its largest share of one stem."""
     counts = {}
     for s in stems:
@@ -1137,34 +1302,38 @@ def segments_of(bytes packed):
     return out
 
 
-def _candidates(files, bint random_named):
+def _candidates(files, infos, bint random_named):
     """The articles phase 2 reads: the first archive volume's first article, the
     smallest par2's, a lone random-named file's, and a 7z set's last volume's tail."""
     out = []
     cdef FileAgg f
-    archives = [(i, f) for i, f in enumerate(files) if _ARCHIVE_ANY.search(f.name)]
-    firsts = [(i, f) for i, f in archives if _FIRST_VOLUME.search(f.name)]
-    if firsts:
-        i, f = firsts[0]
-        mid, part = f.first_segment(False)
+    cdef int flags
+    first = par2 = seven = None
+    for i, g in enumerate(files):
+        f = <FileAgg>g
+        flags = infos[i][1]
+        if first is None and flags & F_FIRST and flags & (F_ARCHIVE | F_VOLUME):
+            first = i
+        if flags & F_PAR2 and (par2 is None or f.nbytes < (<FileAgg>files[par2]).nbytes):
+            par2 = i
+        if flags & F_SEVENZ and (seven is None or infos[i][2] > infos[seven][2]):
+            seven = i
+    if first is not None:
+        mid, part = (<FileAgg>files[first]).first_segment(False)
         if part == 1:
-            out.append(("archive", mid, i))
-    par2 = [(f.nbytes, i, f) for i, f in enumerate(files) if _PAR2.search(f.name)]
-    if par2:
-        _b, i, f = min(par2)
-        mid, part = f.first_segment(False)
+            out.append(("archive", mid, first))
+    if par2 is not None:
+        mid, part = (<FileAgg>files[par2]).first_segment(False)
         if mid is not None:
-            out.append(("par2", mid, i))
+            out.append(("par2", mid, par2))
     if random_named and len(files) == 1 and not out:
         mid, part = (<FileAgg>files[0]).first_segment(False)
         if mid is not None:
             out.append(("lone", mid, 0))
-    sevens = [(int(_SEVENZ.search(f.name).group(1)), i, f) for i, f in enumerate(files) if _SEVENZ.search(f.name)]
-    if sevens:
-        _v, i, f = max(sevens)
-        mid, part = f.first_segment(True)
+    if seven is not None:
+        mid, part = (<FileAgg>files[seven]).first_segment(True)
         if mid is not None:
-            out.append(("7z-tail", mid, i))
+            out.append(("7z-tail", mid, seven))
     return out
 
 
