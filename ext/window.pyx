@@ -546,12 +546,12 @@ cdef int tool_of(const char* msgid, Py_ssize_t mn, const char* poster, Py_ssize_
 cdef class FileAgg:
     """One file's articles so far. Holds no containers, so it can take part
     in no reference cycle: the cyclic GC need not track the millions of them."""
-    cdef public bytes name, poster, rel, xref, identity
+    cdef public bytes name, poster, rel, xref
     cdef public long long N, i, P, first_article, last_article, first_date, last_date
     cdef public long long nbytes, max_article, nsegs, distinct, dupes
     cdef public int tool
     cdef public bytearray segs       # per segment: part u32, bytes u32, msgid length u8, msgid
-    cdef public bytearray seen       # a bit per part
+    cdef public object seen          # a bit per part: an int mask up to 64 parts, else a bytearray
     cdef public unsigned long long ident   # the release identity's hash
 
     def __init__(self):
@@ -563,19 +563,29 @@ cdef class FileAgg:
         return (_file_from_state, ((self.name, self.poster, self.rel, self.xref, self.N, self.i, self.P,
                                     self.first_article, self.last_article, self.first_date, self.last_date,
                                     self.nbytes, self.max_article, self.nsegs, self.distinct, self.dupes,
-                                    self.tool, self.segs, self.seen, self.ident, self.identity),))
+                                    self.tool, self.segs, self.seen, self.ident),))
 
     cdef void add(self, long long number, long long part, const char* msgid, Py_ssize_t mn, long long nbytes,
                   long long date):
         cdef Py_ssize_t byte_at = (part - 1) >> 3 if part >= 1 else 0
         cdef unsigned char bit = 1 << ((part - 1) & 7) if part >= 1 else 1
+        cdef unsigned char* bits
+        cdef unsigned long long mask
         if part < 1 or part > self.P or mn > 255:
             self.dupes += 1
             return
-        if self.seen[byte_at] & bit:
-            self.dupes += 1           # the same part again: the first one stays
-            return
-        self.seen[byte_at] |= bit
+        if self.P <= 64:
+            mask = <unsigned long long>self.seen
+            if mask & (1ULL << (part - 1)):
+                self.dupes += 1       # the same part again: the first one stays
+                return
+            self.seen = mask | (1ULL << (part - 1))
+        else:
+            bits = <unsigned char*>PyByteArray_AS_STRING(self.seen)
+            if bits[byte_at] & bit:
+                self.dupes += 1
+                return
+            bits[byte_at] |= bit
         self.distinct += 1
         cdef Py_ssize_t old = PyByteArray_GET_SIZE(self.segs)
         PyByteArray_Resize(self.segs, old + 9 + mn)      # bytearray over-allocates: amortised
@@ -621,18 +631,17 @@ cdef class FileAgg:
 def _file_from_state(state):
     f = FileAgg()
     (f.name, f.poster, f.rel, f.xref, f.N, f.i, f.P, f.first_article, f.last_article, f.first_date, f.last_date,
-     f.nbytes, f.max_article, f.nsegs, f.distinct, f.dupes, f.tool, f.segs, f.seen, f.ident, f.identity) = state
+     f.nbytes, f.max_article, f.nsegs, f.distinct, f.dupes, f.tool, f.segs, f.seen, f.ident) = state
     return f
 
 
 class Release:
     """An upload in the making: files of one identity within the upload gap."""
-    __slots__ = ("ident", "identity", "key", "files", "first_date", "last_date", "first_article",
+    __slots__ = ("ident", "key", "files", "first_date", "last_date", "first_article",
                  "last_article", "poster", "rel", "N", "tool")
 
-    def __init__(self, ident, identity, key, first):
+    def __init__(self, ident, key, first):
         self.ident = ident
-        self.identity = identity
         self.key = key
         self.files = []
         self.first_date = first.first_date
@@ -697,6 +706,7 @@ cdef class Window:
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
     cdef object last_key              # the file the previous line went to
+    cdef dict interned                # posters and release names shared by files
 
     def __init__(self, group, priorities=None, rules=None):
         self.group = group.encode() if isinstance(group, str) else group
@@ -726,6 +736,16 @@ cdef class Window:
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
         self.last_key = None
+        self.interned = {}
+
+    cdef bytes intern(self, bytes b):
+        got = self.interned.get(b)
+        if got is None:
+            if len(self.interned) > 200_000:
+                self.interned = {}            # bounded: a miss only costs memory, never a wrong result
+            self.interned[b] = b
+            return b
+        return <bytes>got
 
     # -- counting ------------------------------------------------------------------
     cdef void count(self, str rule, key, long long articles, long long files, long long releases):
@@ -849,8 +869,9 @@ cdef class Window:
         if fo is None:
             f = FileAgg()
             f.name = PyBytes_FromStringAndSize(sub + s.name_off, s.name_len)
-            f.poster = PyBytes_FromStringAndSize(ln.poster, ln.poster_len)
-            f.rel = PyBytes_FromStringAndSize(sub + s.rel_off, s.rel_len)
+            # one object per distinct poster and release name: an upload's files share them
+            f.poster = self.intern(PyBytes_FromStringAndSize(ln.poster, ln.poster_len))
+            f.rel = self.intern(PyBytes_FromStringAndSize(sub + s.rel_off, s.rel_len))
             # the groups matter for crossposts only (one group: this one)
             f.xref = PyBytes_FromStringAndSize(ln.xref, ln.xref_len) \
                 if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL else b""
@@ -859,10 +880,10 @@ cdef class Window:
             f.P = s.P if s.P <= 1_000_000 else 1_000_000
             f.first_article = ln.number
             f.last_article = ln.number
-            f.seen = bytearray((f.P + 7) >> 3)
+            f.seen = 0 if f.P <= 64 else bytearray((f.P + 7) >> 3)
             f.tool = tool_of(ln.msgid, ln.msgid_len, ln.poster, ln.poster_len)
-            f.identity = identity_of(f)
-            f.ident = fnv(14695981039346656037ULL, <const char*>f.identity, len(f.identity))
+            identity = identity_of(f)
+            f.ident = fnv(14695981039346656037ULL, <const char*>identity, len(identity))
             self.files[key] = f
         else:
             f = <FileAgg>fo
@@ -878,6 +899,7 @@ cdef class Window:
         f.add(ln.number, s.k, ln.msgid, ln.msgid_len, ln.nbytes, d)
         if f.distinct == f.P:
             self.completed.append(key)
+            f.segs = bytearray(f.segs)      # no more parts: drop the growth reserve
         if ln.number >= self.next_article:
             self.next_article = ln.number + 1
 
@@ -950,8 +972,8 @@ cdef class Window:
         """A complete or idle file joins the open release of its identity within
         the upload gap, unless that release already has a file of its index."""
         ids = self.open_by_ident.get(f.ident)
-        if ids:
-            for rid in ids:
+        if ids is not None:
+            for rid in ((ids,) if type(ids) is int else ids):
                 rel = self.releases.get(rid)
                 if rel is None:
                     continue
@@ -962,13 +984,21 @@ cdef class Window:
                 rel.join(f)
                 self.releases.move_to_end(rid)
                 return
-        identity = f.identity
+        identity = identity_of(f)
         key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
-        self.release_seq += 1
-        rel = Release(f.ident, identity, key, f)
+        rel = Release(f.ident, key, f)
         rel.join(f)
+        if ids is None and f.P == 1 and f.nsegs == 1 and is_scrambled(f.name):
+            self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
+            return
+        self.release_seq += 1
         self.releases[self.release_seq] = rel
-        self.open_by_ident.setdefault(f.ident, []).append(self.release_seq)
+        if ids is None:
+            self.open_by_ident[f.ident] = self.release_seq      # one release: no list
+        elif type(ids) is int:
+            self.open_by_ident[f.ident] = [ids, self.release_seq]
+        else:
+            ids.append(self.release_seq)
         if f.N >= BATCH_COUNTER_TOTAL:
             starts = self.batch_counters.setdefault((f.poster, f.N), [])
             starts.append(self.tick)
@@ -983,9 +1013,11 @@ cdef class Window:
         if not provisional:
             ids = self.open_by_ident.get(rel.ident)
             if ids is not None:
-                self.open_by_ident[rel.ident] = [r for r in ids if r in self.releases]
-                if not self.open_by_ident[rel.ident]:
+                left = [r for r in ((ids,) if type(ids) is int else ids) if r in self.releases]
+                if not left:
                     del self.open_by_ident[rel.ident]
+                else:
+                    self.open_by_ident[rel.ident] = left[0] if len(left) == 1 else left
         files = sorted(rel.files, key=_file_order)
         infos = [name_info((<FileAgg>g).name) for g in files]
         segments = 0
@@ -1004,7 +1036,7 @@ cdef class Window:
             return
         file_total = None if (batch or rel.N < 1) else rel.N
         rec = {
-            "release_key": rel.key, "identity_key": hashlib.sha1(rel.identity).digest(),
+            "release_key": rel.key, "identity_key": hashlib.sha1(identity_of(<FileAgg>rel.files[0])).digest(),
             "group": _text(self.group), "poster": _text(rel.poster),
             "groups": sorted(_text(g) for g in rel.groups(self.group)),
             "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
@@ -1161,10 +1193,25 @@ cdef class Window:
 
     def finish_lease(self):
         """A lease's end: what the window has not closed on is written
-        provisionally (finished false, edge true); the window keeps it all."""
+        provisionally (finished false, edge true); the window keeps it all.
+        One batch; see lease_end_batches for bounded ones."""
+        out = None
+        for batch in self.lease_end_batches(1 << 62):
+            if out is None:
+                out = batch
+            else:
+                out["releases"] += batch["releases"]
+                out["pending"] += batch["pending"]
+        return out
+
+    def lease_end_batches(self, int max_releases=5000):
+        """The lease end's provisional writes as batches of at most
+        max_releases releases each (a batch is bounded in size)."""
         cdef FileAgg f
         for rid, rel in self.releases.items():
             self.finish(_copy_release(rel), False, True)
+            if len(self.out_releases) + len(self.out_pending) >= max_releases:
+                yield self.take_batch()
         loose = {}
         for key, fo in self.files.items():
             f = <FileAgg>fo
@@ -1175,13 +1222,15 @@ cdef class Window:
         for ident, files in loose.items():
             files.sort(key=lambda g: g.first_article)
             f = files[0]
-            identity = f.identity
+            identity = identity_of(f)
             key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
-            rel = Release(ident, identity, key, f)
+            rel = Release(ident, key, f)
             for g in files:
                 rel.join(g)
             self.finish(rel, False, True)
-        return self.take_batch()
+            if len(self.out_releases) + len(self.out_pending) >= max_releases:
+                yield self.take_batch()
+        yield self.take_batch()
 
     def flush(self):
         """The end of the data (a replay's last range): everything open is

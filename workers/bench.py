@@ -34,7 +34,9 @@ def bench_window(root: str, group: str | None = None) -> dict:
         batch = window.take_batch()
         releases += len(batch["releases"])
         pending += len(batch["pending"])
-    batch = window.finish_lease()
+    provisional = 0
+    for batch in window.lease_end_batches():
+        provisional += len(batch["releases"]) + len(batch["pending"])
     cpu = time.process_time() - start
     gc.enable()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -56,7 +58,7 @@ def bench_window(root: str, group: str | None = None) -> dict:
         "share_of_inflate_rate": round(inflate_cpu / cpu, 3) if cpu else None,
         "peak_rss_mb": round(peak, 1),
         "releases_finished": releases, "pending_finished": pending,
-        "provisional_at_lease_end": len(batch["releases"]) + len(batch["pending"]),
+        "provisional_at_lease_end": provisional,
         "open_files": window.open_files, "open_releases": window.open_releases,
     }
 
