@@ -293,20 +293,31 @@ def scan_chunk(text):
     return out, bad
 
 
+try:
+    import deflate as _deflate
+except ImportError:  # pragma: no cover - the package is a dependency
+    _deflate = None
+
+# libdeflate wants the output size up front; overview text deflates by a
+# steady ratio, so the last chunk's ratio (with a little room) is the guess.
+_ratio = [7.0]
+
+
 def inflate(bytes data, Py_ssize_t size=0):
-    """A chunk's zlib stream inflated: libdeflate when the size is known (or
-    guessed, retried larger), zlib otherwise. Raises zlib.error, naming the
+    """A chunk's zlib stream inflated: libdeflate with the size known or
+    guessed (retried larger), zlib otherwise. Raises zlib.error, naming the
     problem, when the stream is corrupt or cut short."""
-    try:
-        import deflate
-    except ImportError:  # pragma: no cover - the package is a dependency
+    if _deflate is None:
         return zlib.decompress(data)
-    guess = size or max(len(data) * 7, 65536)   # overview text deflates ~5-6x
+    guess = size or max(int(len(data) * _ratio[0] * 1.3), 65536)
     for _ in range(4):
         try:
-            return deflate.zlib_decompress(data, guess)
-        except deflate.DeflateError:
+            out = _deflate.zlib_decompress(data, guess)
+            if data:
+                _ratio[0] = max(1.0, len(out) / len(data))
+            return out
+        except _deflate.DeflateError:
             if size:
                 break
-            guess *= 4
+            guess *= 2
     return zlib.decompress(data)   # a clear zlib.error for a corrupt or cut stream

@@ -1,0 +1,1547 @@
+# cython: language_level=3
+"""The release chunk codec, fast path.
+
+    encode(files) -> bytes
+    decode(data) -> files
+
+Byte-identical to ext/codec_ref.py, which states the format; keep the two in
+step (tests/ext/test_codec.py compares them). `files` is a list of
+`(name: bytes, file_bytes: int, segments)`, segments a list of
+`(part: int, message_id: bytes, article_bytes: int)`. decode raises
+ValueError on a corrupt, truncated or unknown-version chunk.
+"""
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.long cimport PyLong_FromLongLong, PyLong_AsLongLongAndOverflow
+from cpython.memoryview cimport PyMemoryView_FromMemory
+from cpython.buffer cimport PyBUF_READ
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memcmp, memset
+from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t
+
+import zlib
+
+from ext import codec_ref as _ref
+
+cdef extern from *:
+    """
+    static inline int vy_bitlen(unsigned long long v) { return v ? 64 - __builtin_clzll(v) : 0; }
+    static inline unsigned long long vy_load64(const unsigned char* p) {
+        unsigned long long v; memcpy(&v, p, 8); return v;   /* little-endian hosts */
+    }
+    """
+    int vy_bitlen(unsigned long long v) nogil
+    unsigned long long vy_load64(const unsigned char* p) nogil
+
+cdef enum:
+    VERSION = 1
+    MAX_RUNS = 64
+    MAX_TOK = 2 * 64 + 1
+    MAX_TEMPLATE_ID = 4096
+    MAX_TEMPLATE_OUT = 1 << 20
+    # inst element kinds
+    K_LIT = 0
+    K_PART = 1
+    K_FIXED = 2
+    K_NUM = 3
+    K_NUMD = 4
+    K_VAR = 5
+    K_TOTAL = 6
+    # run plans
+    P_LIT = 0
+    P_PART = 1
+    P_NUM = 2
+    P_NUMD = 3
+    P_FIXED = 4
+    P_VAR = 5
+    P_TOTAL = 6
+    # classes
+    C_DIGIT = 0
+    C_HEXL = 1
+    C_HEXU = 2
+    C_B36L = 3
+    C_B36U = 4
+    C_B62 = 5
+
+cdef int64_t MAXV = (<int64_t>1) << 62
+cdef int64_t MAX_FILE_BYTES = 0x7FFFFFFFFFFFFFFF
+cdef int64_t MAX_COUNT = 1 << 24
+cdef int64_t MAX_META = 1 << 30
+cdef int64_t NUM_LIMIT = 1000000000000000000
+
+assert (_ref.VERSION, _ref.MAXV, _ref.MAX_FILE_BYTES, _ref.MAX_COUNT, _ref.MAX_RUNS, _ref.MAX_TEMPLATE_ID,
+        _ref.MAX_TEMPLATE_OUT, _ref.MAX_META, _ref.NUM_LIMIT) == (
+        VERSION, MAXV, MAX_FILE_BYTES, MAX_COUNT, MAX_RUNS, MAX_TEMPLATE_ID, MAX_TEMPLATE_OUT, MAX_META, NUM_LIMIT)
+
+cdef uint8_t IS_ALNUM[256]
+cdef int8_t DIGIT_VAL[6][256]
+cdef uint8_t ALPHA[6][64]
+cdef int RADIX[6]
+cdef int CHUNK[6]
+cdef int CHUNK_BITS[6][20]
+
+
+def _init_tables():
+    cdef int c, i
+    for i in range(256):
+        IS_ALNUM[i] = 1 if i in _ref.ALNUM else 0
+    for c in range(6):
+        RADIX[c] = _ref.RADIX[c]
+        CHUNK[c] = _ref.CHUNK[c]
+        for i in range(256):
+            DIGIT_VAL[c][i] = -1
+        for i, ch in enumerate(_ref.ALPHABETS[c]):
+            DIGIT_VAL[c][ch] = i
+            ALPHA[c][i] = ch
+        for i in range(CHUNK[c] + 1):
+            CHUNK_BITS[c][i] = _ref.CHUNK_BITS[c][i]
+
+
+_init_tables()
+
+# -- growable byte buffers and the bit writer ---------------------------------------
+
+cdef struct Buf:
+    uint8_t* p
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int buf_grow(Buf* b, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t cap = b.cap * 2
+    if cap < b.n + extra:
+        cap = b.n + extra
+    if cap < 256:
+        cap = 256
+    cdef uint8_t* p = <uint8_t*>realloc(b.p, cap)
+    if p == NULL:
+        raise MemoryError()
+    b.p = p
+    b.cap = cap
+    return 0
+
+
+cdef inline int put_byte(Buf* b, uint8_t c) except -1:
+    if b.n + 1 > b.cap:
+        buf_grow(b, 1)
+    b.p[b.n] = c
+    b.n += 1
+    return 0
+
+
+cdef inline int put_bytes(Buf* b, const uint8_t* s, Py_ssize_t n) except -1:
+    if b.n + n > b.cap:
+        buf_grow(b, n)
+    if n:
+        memcpy(b.p + b.n, s, n)
+    b.n += n
+    return 0
+
+
+cdef inline int put_varint(Buf* b, uint64_t v) except -1:
+    if b.n + 10 > b.cap:
+        buf_grow(b, 10)
+    while v >= 0x80:
+        b.p[b.n] = <uint8_t>((v & 0x7F) | 0x80)
+        b.n += 1
+        v >>= 7
+    b.p[b.n] = <uint8_t>v
+    b.n += 1
+    return 0
+
+
+cdef inline uint64_t zz(int64_t v) noexcept nogil:
+    return (<uint64_t>v << 1) ^ <uint64_t>(v >> 63)
+
+
+cdef inline int64_t unzz(uint64_t z) noexcept nogil:
+    return <int64_t>(z >> 1) ^ -<int64_t>(z & 1)
+
+
+cdef struct BitW:
+    Buf buf
+    uint64_t acc
+    int n
+
+
+cdef inline int bw_write32(BitW* w, uint64_t v, int width) except -1:
+    w.acc |= (v & ((<uint64_t>1 << width) - 1)) << w.n
+    w.n += width
+    if w.n >= 32:
+        if w.buf.n + 4 > w.buf.cap:
+            buf_grow(&w.buf, 4)
+        w.buf.p[w.buf.n] = <uint8_t>w.acc
+        w.buf.p[w.buf.n + 1] = <uint8_t>(w.acc >> 8)
+        w.buf.p[w.buf.n + 2] = <uint8_t>(w.acc >> 16)
+        w.buf.p[w.buf.n + 3] = <uint8_t>(w.acc >> 24)
+        w.buf.n += 4
+        w.acc >>= 32
+        w.n -= 32
+    return 0
+
+
+cdef inline int bw_write(BitW* w, uint64_t v, int width) except -1:
+    if width == 0:
+        return 0
+    if width > 32:
+        bw_write32(w, v & 0xFFFFFFFF, 32)
+        bw_write32(w, v >> 32, width - 32)
+    else:
+        bw_write32(w, v, width)
+    return 0
+
+
+cdef int bw_finish(BitW* w) except -1:
+    while w.n > 0:
+        put_byte(&w.buf, <uint8_t>w.acc)
+        w.acc >>= 8
+        w.n -= 8
+    w.n = 0
+    return 0
+
+# -- small helpers ------------------------------------------------------------------
+
+cdef inline int fmt_u64(uint8_t* out, uint64_t v) noexcept nogil:
+    """v in decimal at out (up to 20 bytes); the length."""
+    cdef uint8_t tmp[20]
+    cdef int n = 0, i
+    while True:
+        tmp[n] = <uint8_t>(48 + v % 10)
+        n += 1
+        v //= 10
+        if v == 0:
+            break
+    for i in range(n):
+        out[i] = tmp[n - 1 - i]
+    return n
+
+
+cdef inline int64_t parse_num(const uint8_t* s, Py_ssize_t n) noexcept nogil:
+    """A decimal of 1..18 digits without a leading zero, or -1."""
+    cdef int64_t v = 0
+    cdef Py_ssize_t i
+    if n <= 0 or n > 18 or (n > 1 and s[0] == 48):
+        return -1
+    for i in range(n):
+        if s[i] < 48 or s[i] > 57:
+            return -1
+        v = v * 10 + (s[i] - 48)
+    return v
+
+
+cdef inline Py_ssize_t find(const uint8_t* h, Py_ssize_t hn, const uint8_t* s, Py_ssize_t sn) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(hn - sn + 1):
+        if memcmp(h + i, s, sn) == 0:
+            return i
+    return -1
+
+
+cdef inline int class_flags(const uint8_t* s, Py_ssize_t n) noexcept nogil:
+    """Bits: 1 lower, 2 lower above f, 4 upper, 8 upper above F."""
+    cdef int f = 0
+    cdef Py_ssize_t i
+    cdef uint8_t ch
+    for i in range(n):
+        ch = s[i]
+        if 97 <= ch <= 122:
+            f |= 1
+            if ch > 102:
+                f |= 2
+        elif 65 <= ch <= 90:
+            f |= 4
+            if ch > 70:
+                f |= 8
+    return f
+
+
+cdef inline int class_of(int f) noexcept nogil:
+    if (f & 1) and (f & 4):
+        return C_B62
+    if f & 2:
+        return C_B36L
+    if f & 1:
+        return C_HEXL
+    if f & 8:
+        return C_B36U
+    if f & 4:
+        return C_HEXU
+    return C_DIGIT
+
+
+cdef int write_chars(BitW* bw, int cls, const uint8_t* s, Py_ssize_t n) except -1:
+    cdef int k = CHUNK[cls]
+    cdef uint64_t radix = RADIX[cls]
+    cdef Py_ssize_t i = 0, t, c
+    cdef uint64_t v
+    while i < n:
+        c = n - i
+        if c > k:
+            c = k
+        v = 0
+        for t in range(c):
+            v = v * radix + <uint64_t>DIGIT_VAL[cls][s[i + t]]
+        bw_write(bw, v, CHUNK_BITS[cls][c])
+        i += c
+    return 0
+
+# -- encoder: templates ---------------------------------------------------------------
+
+cdef struct Seg:
+    const uint8_t* mid
+    Py_ssize_t mlen
+    int64_t part
+    int64_t size
+
+
+cdef struct Plan:
+    int kind
+    Py_ssize_t plen          # FIXED/VAR: prefix length; PART: len(A)
+    Py_ssize_t slen          # FIXED/VAR: suffix length; PART: len(B)
+    int cls
+    int64_t m                # FIXED: m; VAR: minlen
+    int w
+    int64_t base             # NUM: base; NUMD: first
+    int64_t dmin
+    int64_t prev
+    int started
+
+
+cdef struct Elem:
+    int kind
+    Py_ssize_t off           # LIT: offset in the group's literal buffer
+    Py_ssize_t len
+    int cls
+    int64_t a
+    int64_t b
+    int w
+
+
+cdef struct Group:
+    Py_ssize_t n             # members
+    Py_ssize_t cap
+    Seg** mem
+    uint8_t* match
+    uint16_t* ro             # per member, per run: (start, end) (ids up to MAX_TEMPLATE_ID)
+    Py_ssize_t rocap
+    int64_t* tmp             # numbers of a run, per matched member
+    int ok                   # a template was made
+    Py_ssize_t ref           # the member whose id is the reference
+    int delta                # it holds a NUMD
+    int ntok
+    int nrun
+    int first_alnum
+    Py_ssize_t ts[MAX_TOK]
+    Py_ssize_t te[MAX_TOK]
+    Plan plans[MAX_RUNS]
+    Elem elems[4 * MAX_RUNS + 8]
+    int nelems
+    Buf lits
+    Buf raw
+
+
+cdef void group_free(Group* g) noexcept:
+    free(g.mem)
+    free(g.match)
+    free(g.ro)
+    free(g.tmp)
+    free(g.lits.p)
+    free(g.raw.p)
+
+
+cdef int group_reset(Group* g, Py_ssize_t n) except -1:
+    if n > g.cap:
+        free(g.mem)
+        free(g.match)
+        free(g.tmp)
+        g.mem = <Seg**>malloc(n * sizeof(Seg*))
+        g.match = <uint8_t*>malloc(n)
+        g.tmp = <int64_t*>malloc(n * sizeof(int64_t))
+        if g.mem == NULL or g.match == NULL or g.tmp == NULL:
+            g.cap = 0
+            raise MemoryError()
+        g.cap = n
+    g.n = n
+    g.ok = 0
+    g.delta = 0
+    g.nelems = 0
+    g.lits.n = 0
+    g.raw.n = 0
+    return 0
+
+
+cdef inline uint16_t* RO(Group* g, Py_ssize_t k, int j) noexcept nogil:
+    return g.ro + 2 * (k * g.nrun + j)
+
+
+cdef int match_tokens(Group* g, const uint8_t* s, Py_ssize_t n, uint16_t* ro) noexcept nogil:
+    """1 when s has the reference id's separators (its runs go to ro)."""
+    cdef const uint8_t* mid0 = g.mem[g.ref].mid
+    cdef Py_ssize_t i = 0, j, L
+    cdef int t = 0, r = 0
+    cdef uint8_t a
+    if n > MAX_TEMPLATE_ID:
+        return 0
+    while i < n:
+        a = IS_ALNUM[s[i]]
+        j = i + 1
+        while j < n and IS_ALNUM[s[j]] == a:
+            j += 1
+        if t >= g.ntok or (t == 0 and a != g.first_alnum):
+            return 0
+        if a:
+            ro[2 * r] = <uint16_t>i
+            ro[2 * r + 1] = <uint16_t>j
+            r += 1
+        else:
+            L = g.te[t] - g.ts[t]
+            if j - i != L or memcmp(s + i, mid0 + g.ts[t], L) != 0:
+                return 0
+        t += 1
+        i = j
+    return t == g.ntok
+
+
+cdef inline int elem_lit(Group* g, const uint8_t* s, Py_ssize_t n) except -1:
+    cdef Elem* e
+    if n == 0:
+        return 0
+    if g.nelems and g.elems[g.nelems - 1].kind == K_LIT:
+        e = &g.elems[g.nelems - 1]
+        e.len += n
+    else:
+        e = &g.elems[g.nelems]
+        g.nelems += 1
+        e.kind = K_LIT
+        e.off = g.lits.n
+        e.len = n
+    put_bytes(&g.lits, s, n)
+    return 0
+
+
+cdef inline Elem* elem_add(Group* g, int kind) noexcept:
+    cdef Elem* e = &g.elems[g.nelems]
+    g.nelems += 1
+    memset(e, 0, sizeof(Elem))
+    e.kind = kind
+    return e
+
+
+cdef int plan_run(Group* g, int j, int single, int after_at, int has_total, int64_t total) except -1:
+    cdef Plan* pl = &g.plans[j]
+    cdef uint16_t* r0 = RO(g, g.ref, j)
+    cdef const uint8_t* v0 = g.mem[g.ref].mid + r0[0]
+    cdef Py_ssize_t l0 = r0[1] - r0[0]
+    cdef Py_ssize_t k, i, lb, l, p, q, minlen, lo, hi, ml, nm = 0
+    cdef uint16_t* rk
+    cdef const uint8_t* v
+    cdef uint8_t tbuf[24]
+    cdef uint8_t sbuf[24]
+    cdef uint8_t pbuf[24]
+    cdef int tl = 0, sl, plen_, ok, flags
+    cdef int64_t x, nlo, nhi, dlo, dhi, d, prevx
+    cdef int wr, wd
+    memset(pl, 0, sizeof(Plan))
+    if single:
+        if after_at:
+            pl.kind = P_LIT
+            return 0
+        if l0 >= 4:
+            x = parse_num(v0, l0)
+            if x >= 0:
+                pl.kind = P_NUM
+                pl.base = x
+                pl.w = 0
+                return 0
+        if l0 >= 12:
+            pl.kind = P_FIXED
+            pl.cls = class_of(class_flags(v0, l0))
+            pl.m = l0
+            return 0
+        pl.kind = P_LIT
+        return 0
+    # constant
+    ok = 1
+    for k in range(g.n):
+        if not g.match[k]:
+            continue
+        rk = RO(g, k, j)
+        if rk[1] - rk[0] != l0 or memcmp(g.mem[k].mid + rk[0], v0, l0) != 0:
+            ok = 0
+            break
+    if ok:
+        pl.kind = P_LIT
+        if has_total:
+            tl = fmt_u64(tbuf, <uint64_t>total)
+            if tl == l0 and memcmp(tbuf, v0, l0) == 0:
+                pl.kind = P_TOTAL
+        return 0
+    # A + str(part) + B
+    sl = fmt_u64(sbuf, <uint64_t>g.mem[g.ref].part)
+    for i in range(l0 - sl + 1):
+        if memcmp(v0 + i, sbuf, sl) != 0:
+            continue
+        lb = l0 - i - sl
+        ok = 1
+        for k in range(g.n):
+            if not g.match[k]:
+                continue
+            rk = RO(g, k, j)
+            v = g.mem[k].mid + rk[0]
+            l = rk[1] - rk[0]
+            plen_ = fmt_u64(pbuf, <uint64_t>g.mem[k].part)
+            if (l != i + plen_ + lb or memcmp(v, v0, i) != 0 or memcmp(v + i, pbuf, plen_) != 0
+                    or memcmp(v + i + plen_, v0 + i + sl, lb) != 0):
+                ok = 0
+                break
+        if ok:
+            pl.kind = P_PART
+            pl.plen = i
+            pl.slen = lb
+            return 0
+    # decimals
+    ok = 1
+    for k in range(g.n):
+        if not g.match[k]:
+            continue
+        rk = RO(g, k, j)
+        x = parse_num(g.mem[k].mid + rk[0], rk[1] - rk[0])
+        if x < 0:
+            ok = 0
+            break
+        g.tmp[nm] = x
+        nm += 1
+    if ok:
+        nlo = nhi = g.tmp[0]
+        dlo = dhi = 0
+        for k in range(1, nm):
+            x = g.tmp[k]
+            if x < nlo:
+                nlo = x
+            if x > nhi:
+                nhi = x
+            d = x - g.tmp[k - 1]
+            if k == 1 or d < dlo:
+                dlo = d
+            if k == 1 or d > dhi:
+                dhi = d
+        wr = vy_bitlen(<uint64_t>(nhi - nlo))
+        wd = vy_bitlen(<uint64_t>(dhi - dlo))
+        if (nm - 1) * <int64_t>wd + 8 < nm * <int64_t>wr:
+            pl.kind = P_NUMD
+            pl.base = g.tmp[0]
+            pl.dmin = dlo
+            pl.w = wd
+        else:
+            pl.kind = P_NUM
+            pl.base = nlo
+            pl.w = wr
+        return 0
+    # common prefix and suffix, the middle FIXED or VAR
+    minlen = l0
+    for k in range(g.n):
+        if g.match[k]:
+            rk = RO(g, k, j)
+            if rk[1] - rk[0] < minlen:
+                minlen = rk[1] - rk[0]
+    p = 0
+    while p < minlen:
+        ok = 1
+        for k in range(g.n):
+            if g.match[k] and g.mem[k].mid[RO(g, k, j)[0] + p] != v0[p]:
+                ok = 0
+                break
+        if not ok:
+            break
+        p += 1
+    q = 0
+    while q < minlen - p:
+        ok = 1
+        for k in range(g.n):
+            if g.match[k] and g.mem[k].mid[RO(g, k, j)[1] - 1 - q] != v0[l0 - 1 - q]:
+                ok = 0
+                break
+        if not ok:
+            break
+        q += 1
+    flags = 0
+    lo = hi = l0 - p - q
+    for k in range(g.n):
+        if g.match[k]:
+            rk = RO(g, k, j)
+            ml = rk[1] - rk[0] - p - q
+            flags |= class_flags(g.mem[k].mid + rk[0] + p, ml)
+            if ml < lo:
+                lo = ml
+            if ml > hi:
+                hi = ml
+    pl.plen = p
+    pl.slen = q
+    pl.cls = class_of(flags)
+    pl.m = lo
+    if lo == hi:
+        pl.kind = P_FIXED
+    else:
+        pl.kind = P_VAR
+        pl.w = vy_bitlen(<uint64_t>(hi - lo))
+    return 0
+
+
+cdef Py_ssize_t try_ref(Group* g, Py_ssize_t c) except -1:
+    """Member c's id as the reference: g.match and the runs of the ids with
+    its separators; how many match (0: c cannot be a reference)."""
+    cdef const uint8_t* mid0 = g.mem[c].mid
+    cdef Py_ssize_t n0 = g.mem[c].mlen, i, j, k, count = 0
+    cdef int t = 0, r = 0
+    cdef uint8_t a
+    memset(g.match, 0, g.n)
+    if n0 > MAX_TEMPLATE_ID:
+        return 0
+    i = 0
+    while i < n0:
+        a = IS_ALNUM[mid0[i]]
+        j = i + 1
+        while j < n0 and IS_ALNUM[mid0[j]] == a:
+            j += 1
+        if a:
+            r += 1
+            if r > MAX_RUNS:
+                return 0
+        g.ts[t] = i
+        g.te[t] = j
+        t += 1
+        i = j
+    g.ref = c
+    g.ntok = t
+    g.nrun = r
+    g.first_alnum = IS_ALNUM[mid0[0]] if n0 else 0
+    if g.n * r * 2 > g.rocap:
+        free(g.ro)
+        g.rocap = g.n * r * 2
+        g.ro = <uint16_t*>malloc(g.rocap * sizeof(uint16_t) + 2)
+        if g.ro == NULL:
+            g.rocap = 0
+            raise MemoryError()
+    for k in range(g.n):
+        g.match[k] = match_tokens(g, g.mem[k].mid, g.mem[k].mlen, RO(g, k, 0))
+        count += g.match[k]
+    return count
+
+
+cdef int infer(Group* g, int singles) except -1:
+    """The group's template (g.ok, g.raw, g.plans) and matches (g.match)."""
+    cdef const uint8_t* mid0
+    cdef Py_ssize_t n0, i, j, k, last_at, jj, kk, count, alt, other
+    cdef int t = 0, r = 0, single, has_total
+    cdef int64_t total = 0
+    cdef Plan* pl
+    cdef Elem* e
+    cdef const uint8_t* v0
+    cdef uint16_t* r0
+    cdef Py_ssize_t l0
+    cdef uint8_t tbuf[24]
+    cdef int tl = 0
+    count = try_ref(g, 0)
+    if 2 * count < g.n:
+        alt = -1
+        for k in range(1, g.n):
+            if not g.match[k]:
+                alt = k
+                break
+        if alt >= 0:
+            other = try_ref(g, alt)
+            if other > count:
+                count = other
+            else:
+                try_ref(g, 0)
+    if count == 0:
+        memset(g.match, 0, g.n)
+        return 0
+    mid0 = g.mem[g.ref].mid
+    n0 = g.mem[g.ref].mlen
+    r = g.nrun
+    g.ok = 1
+    single = g.n == 1
+    has_total = not singles
+    if has_total:
+        total = g.mem[g.n - 1].part
+        tl = fmt_u64(tbuf, <uint64_t>total)
+    last_at = -1
+    for i in range(n0):
+        if mid0[i] == 64:
+            last_at = i
+    for j in range(r):
+        plan_run(g, j, single, RO(g, g.ref, j)[0] > last_at, has_total, total)
+    # the inst's elements
+    r = 0
+    for t in range(g.ntok):
+        if not IS_ALNUM[mid0[g.ts[t]]]:
+            elem_lit(g, mid0 + g.ts[t], g.te[t] - g.ts[t])
+            continue
+        pl = &g.plans[r]
+        r0 = RO(g, g.ref, r)
+        v0 = mid0 + r0[0]
+        l0 = r0[1] - r0[0]
+        r += 1
+        if pl.kind == P_LIT:
+            elem_lit(g, v0, l0)
+        elif pl.kind == P_TOTAL:
+            elem_add(g, K_TOTAL)
+        elif pl.kind == P_PART:
+            # A = v0[:plen], B = v0[l0 - slen:]
+            jj = find(v0 + l0 - pl.slen, pl.slen, tbuf, tl) if has_total else -1
+            kk = find(v0, pl.plen, tbuf, tl) if has_total and jj < 0 else -1
+            if kk >= 0:
+                elem_lit(g, v0, kk)
+                elem_add(g, K_TOTAL)
+                elem_lit(g, v0 + kk + tl, pl.plen - kk - tl)
+            else:
+                elem_lit(g, v0, pl.plen)
+            elem_add(g, K_PART)
+            if jj >= 0:
+                elem_lit(g, v0 + l0 - pl.slen, jj)
+                elem_add(g, K_TOTAL)
+                elem_lit(g, v0 + l0 - pl.slen + jj + tl, pl.slen - jj - tl)
+            else:
+                elem_lit(g, v0 + l0 - pl.slen, pl.slen)
+        elif pl.kind == P_NUM:
+            e = elem_add(g, K_NUM)
+            e.a = pl.base
+            e.w = pl.w
+        elif pl.kind == P_NUMD:
+            e = elem_add(g, K_NUMD)
+            e.a = pl.base
+            e.b = pl.dmin
+            e.w = pl.w
+            g.delta = 1
+        else:
+            elem_lit(g, v0, pl.plen)
+            e = elem_add(g, K_FIXED if pl.kind == P_FIXED else K_VAR)
+            e.cls = pl.cls
+            e.a = pl.m
+            e.w = pl.w
+            elem_lit(g, v0 + l0 - pl.slen, pl.slen)
+    # serialized
+    put_varint(&g.raw, g.nelems)
+    for i in range(g.nelems):
+        e = &g.elems[i]
+        put_byte(&g.raw, <uint8_t>e.kind)
+        if e.kind == K_LIT:
+            put_varint(&g.raw, e.len)
+            put_bytes(&g.raw, g.lits.p + e.off, e.len)
+        elif e.kind == K_FIXED:
+            put_byte(&g.raw, <uint8_t>e.cls)
+            put_varint(&g.raw, <uint64_t>e.a)
+        elif e.kind == K_NUM:
+            put_varint(&g.raw, <uint64_t>e.a)
+            put_byte(&g.raw, <uint8_t>e.w)
+        elif e.kind == K_NUMD:
+            put_varint(&g.raw, <uint64_t>e.a)
+            put_varint(&g.raw, zz(e.b))
+            put_byte(&g.raw, <uint8_t>e.w)
+        elif e.kind == K_VAR:
+            put_byte(&g.raw, <uint8_t>e.cls)
+            put_varint(&g.raw, <uint64_t>e.a)
+            put_byte(&g.raw, <uint8_t>e.w)
+    return 0
+
+
+cdef int emit(Group* g, Py_ssize_t k, BitW* bw) except -1:
+    """The fields of member k's message-id."""
+    cdef int j
+    cdef Plan* pl
+    cdef uint16_t* rk
+    cdef const uint8_t* v
+    cdef Py_ssize_t l
+    cdef int64_t x
+    for j in range(g.nrun):
+        pl = &g.plans[j]
+        if pl.kind == P_LIT or pl.kind == P_PART or pl.kind == P_TOTAL:
+            continue
+        rk = RO(g, k, j)
+        v = g.mem[k].mid + rk[0]
+        l = rk[1] - rk[0]
+        if pl.kind == P_NUM:
+            bw_write(bw, <uint64_t>(parse_num(v, l) - pl.base), pl.w)
+        elif pl.kind == P_NUMD:
+            x = parse_num(v, l)
+            if pl.started:
+                bw_write(bw, <uint64_t>(x - pl.prev - pl.dmin), pl.w)
+            pl.prev = x
+            pl.started = 1
+        else:
+            l -= pl.plen + pl.slen
+            if pl.kind == P_VAR:
+                bw_write(bw, <uint64_t>(l - pl.m), pl.w)
+            write_chars(bw, pl.cls, v + pl.plen, l)
+    return 0
+
+# -- encode ------------------------------------------------------------------------------
+
+cdef int64_t get_int(object o, int64_t hi, str what) except? -1:
+    cdef int overflow = 0
+    cdef long long v
+    if not isinstance(o, int):
+        raise TypeError(f"release chunk: {what} must be an int, not {type(o).__name__}")
+    v = PyLong_AsLongLongAndOverflow(o, &overflow)
+    if overflow or v < 0 or v > hi:
+        raise ValueError(f"release chunk: {what} {o} out of range 0..{hi}")
+    return v
+
+
+cdef class _Ctx:
+    """The C buffers of one encode call."""
+    cdef Seg* segs
+    cdef Py_ssize_t nsegs
+    cdef Group single
+    cdef Group file
+    cdef BitW bits
+    cdef Buf cols[9]
+    cdef Buf meta
+
+    def __dealloc__(self):
+        cdef int i
+        free(self.segs)
+        group_free(&self.single)
+        group_free(&self.file)
+        free(self.bits.buf.p)
+        for i in range(9):
+            free(self.cols[i].p)
+        free(self.meta.p)
+
+
+cdef enum:
+    COL_FIRST = 0
+    COL_INST = 1
+    COL_SIZE = 2
+    COL_WIDTH = 3
+    COL_LAST = 4
+    COL_PEXC_N = 5
+    COL_MEXC_N = 6
+    COL_PEXC = 7
+    COL_MEXC = 8
+
+
+def encode(files):
+    """The chunk of a release: files = [(name, file_bytes, [(part, message_id, article_bytes), ...]), ...]."""
+    cdef _Ctx ctx = _Ctx()
+    cdef list norm = []
+    cdef Py_ssize_t total = 0, i, k, n, off, nfiles, single_i = 0, prev, nexc
+    cdef Seg* s
+    cdef Seg* fs
+    cdef int64_t size_a, hi, prev_size = 0, d
+    cdef int width
+    cdef uint64_t ref, single_ref = 0
+    cdef int have_single_ref = 0
+    cdef Group* g
+    cdef Buf* cols = ctx.cols
+    cdef Py_ssize_t gk
+    cdef bytes raw
+    cdef object name, m
+    cdef list keep = []
+    cdef list insts = []
+    cdef dict inst_ids = {}
+
+    for f in files:
+        if len(f) != 3:
+            raise ValueError("release chunk: a file is (name, file_bytes, segments)")
+        name, fb, segs = f
+        if not isinstance(name, bytes):
+            raise TypeError(f"release chunk: file name must be bytes, not {type(name).__name__}")
+        get_int(fb, MAX_FILE_BYTES, "file bytes")
+        if not isinstance(segs, (list, tuple)):
+            segs = list(segs)
+        total += len(segs)
+        if total > MAX_COUNT:
+            raise ValueError("release chunk: too many segments")
+        norm.append((name, fb, segs))
+    nfiles = len(norm)
+    if nfiles > MAX_COUNT:
+        raise ValueError("release chunk: too many files")
+    ctx.segs = <Seg*>malloc((total + 1) * sizeof(Seg))
+    if ctx.segs == NULL:
+        raise MemoryError()
+    k = 0
+    for f in norm:
+        for sg in f[2]:
+            if len(sg) != 3:
+                raise ValueError("release chunk: a segment is (part, message_id, article_bytes)")
+            s = &ctx.segs[k]
+            s.part = get_int(sg[0], MAXV, "part")
+            m = sg[1]
+            if not isinstance(m, bytes):
+                raise TypeError(f"release chunk: message-id must be bytes, not {type(m).__name__}")
+            if type(sg) is not tuple and type(sg) is not list:
+                keep.append(m)            # not held by a container of ours
+            s.mid = <const uint8_t*>PyBytes_AS_STRING(m)
+            s.mlen = PyBytes_GET_SIZE(m)
+            s.size = get_int(sg[2], MAXV, "article bytes")
+            k += 1
+    ctx.nsegs = total
+
+    # the one-segment files' group
+    off = 0
+    n = 0
+    for f in norm:
+        if len(f[2]) == 1:
+            n += 1
+    if n:
+        group_reset(&ctx.single, n)
+        k = 0
+        for f in norm:
+            if len(f[2]) == 1:
+                ctx.single.mem[k] = &ctx.segs[off]
+                k += 1
+            off += len(f[2])
+        infer(&ctx.single, 1)
+
+    off = 0
+    for f in norm:
+        n = len(f[2])
+        fs = &ctx.segs[off]
+        off += n
+        if n == 0:
+            continue
+        put_varint(&cols[COL_FIRST], <uint64_t>fs[0].part)
+        if n == 1:
+            g = &ctx.single
+            gk = single_i
+            single_i += 1
+            if not have_single_ref:
+                have_single_ref = 1
+                if g.ok:
+                    single_ref = _inst_ref(g, insts, inst_ids)
+            ref = single_ref
+            size_a = fs[0].size
+        else:
+            g = &ctx.file
+            group_reset(g, n)
+            for k in range(n):
+                g.mem[k] = &fs[k]
+            infer(g, 0)
+            ref = _inst_ref(g, insts, inst_ids) if g.ok else 0
+            gk = -1
+            size_a = fs[0].size
+            for k in range(1, n - 1):
+                if fs[k].size < size_a:
+                    size_a = fs[k].size
+        put_varint(&cols[COL_INST], ref)
+        if n == 1:
+            put_varint(&cols[COL_SIZE], zz(size_a - <int64_t>f[1]))
+        else:
+            put_varint(&cols[COL_SIZE], zz(size_a - prev_size))
+            prev_size = size_a
+        width = 0
+        if n >= 2:
+            hi = size_a
+            for k in range(n - 1):
+                if fs[k].size > hi:
+                    hi = fs[k].size
+            width = vy_bitlen(<uint64_t>(hi - size_a))
+            put_byte(&cols[COL_WIDTH], <uint8_t>width)
+            put_varint(&cols[COL_LAST], zz(fs[n - 1].size - size_a))
+            nexc = 0
+            for k in range(1, n):
+                if fs[k].part - fs[k - 1].part != 1:
+                    nexc += 1
+            put_varint(&cols[COL_PEXC_N], nexc)
+            prev = -1
+            for k in range(1, n):
+                d = fs[k].part - fs[k - 1].part
+                if d != 1:
+                    put_varint(&cols[COL_PEXC], <uint64_t>(k - prev - 1))
+                    put_varint(&cols[COL_PEXC], zz(d - 1))
+                    prev = k
+        nexc = 0
+        prev = -1
+        for k in range(n):
+            if g.match[gk if gk >= 0 else k]:
+                emit(g, gk if gk >= 0 else k, &ctx.bits)
+            else:
+                nexc += 1
+                put_varint(&cols[COL_MEXC], <uint64_t>(k - prev - 1))
+                put_varint(&cols[COL_MEXC], <uint64_t>fs[k].mlen)
+                put_bytes(&cols[COL_MEXC], fs[k].mid, fs[k].mlen)
+                prev = k
+            if n >= 2 and k < n - 1:
+                bw_write(&ctx.bits, <uint64_t>(fs[k].size - size_a), width)
+        put_varint(&cols[COL_MEXC_N], nexc)
+    bw_finish(&ctx.bits)
+
+    cdef Buf* meta = &ctx.meta
+    put_varint(meta, nfiles)
+    put_varint(meta, len(insts))
+    for raw in insts:
+        put_bytes(meta, <const uint8_t*>PyBytes_AS_STRING(raw), PyBytes_GET_SIZE(raw))
+    for f in norm:
+        put_varint(meta, PyBytes_GET_SIZE(f[0]))
+    for f in norm:
+        name = f[0]
+        put_bytes(meta, <const uint8_t*>PyBytes_AS_STRING(name), PyBytes_GET_SIZE(name))
+    for f in norm:
+        put_varint(meta, <uint64_t>(<int64_t>f[1]))
+    for f in norm:
+        put_varint(meta, len(f[2]))
+    for i in range(9):
+        put_bytes(meta, cols[i].p, cols[i].n)
+    meta_bytes = PyBytes_FromStringAndSize(<char*>meta.p, meta.n)
+    z = _ref._compress(meta_bytes)
+    cdef Buf out
+    out.p = NULL
+    out.n = out.cap = 0
+    cdef bytes result
+    try:
+        put_byte(&out, VERSION)
+        if len(z) < meta.n:
+            put_varint(&out, <uint64_t>meta.n * 2 + 1)
+            put_varint(&out, len(z))
+            put_bytes(&out, <const uint8_t*>PyBytes_AS_STRING(z), PyBytes_GET_SIZE(z))
+        else:
+            put_varint(&out, <uint64_t>meta.n * 2)
+            put_bytes(&out, meta.p, meta.n)
+        put_bytes(&out, ctx.bits.buf.p, ctx.bits.buf.n)
+        crc = zlib.crc32(PyMemoryView_FromMemory(<char*>out.p, out.n, PyBUF_READ))
+        put_bytes(&out, <const uint8_t*>b"\0\0\0\0", 4)
+        out.p[out.n - 4] = <uint8_t>(crc & 0xFF)
+        out.p[out.n - 3] = <uint8_t>((crc >> 8) & 0xFF)
+        out.p[out.n - 2] = <uint8_t>((crc >> 16) & 0xFF)
+        out.p[out.n - 1] = <uint8_t>((crc >> 24) & 0xFF)
+        result = PyBytes_FromStringAndSize(<char*>out.p, out.n)
+    finally:
+        free(out.p)
+    return result
+
+
+cdef uint64_t _inst_ref(Group* g, list insts, dict inst_ids) except? 0:
+    cdef bytes raw = PyBytes_FromStringAndSize(<char*>g.raw.p, g.raw.n)
+    if not g.delta:
+        got = inst_ids.get(raw)
+        if got is not None:
+            return got
+    insts.append(raw)
+    if not g.delta:
+        inst_ids[raw] = len(insts)
+    return len(insts)
+
+# -- decode ------------------------------------------------------------------------------
+
+cdef struct Reader:
+    const uint8_t* p
+    Py_ssize_t pos
+    Py_ssize_t n
+
+
+cdef int corrupt(str what) except -1:
+    raise ValueError(f"release chunk: corrupt ({what})")
+
+
+cdef int rd_varint(Reader* r, uint64_t* out) except -1:
+    cdef uint64_t v = 0
+    cdef int shift = 0
+    cdef uint8_t b
+    while True:
+        if r.pos >= r.n:
+            raise ValueError("release chunk: truncated metadata")
+        b = r.p[r.pos]
+        r.pos += 1
+        if shift == 63 and b > 1:
+            raise ValueError("release chunk: varint overflow")
+        v |= <uint64_t>(b & 0x7F) << shift
+        if b < 0x80:
+            out[0] = v
+            return 0
+        shift += 7
+
+
+cdef inline uint64_t rd_u(Reader* r) except? 0xFFFFFFFFFFFFFFFF:
+    cdef uint64_t v
+    rd_varint(r, &v)
+    return v
+
+
+cdef inline int rd_byte(Reader* r) except -1:
+    if r.pos >= r.n:
+        raise ValueError("release chunk: truncated metadata")
+    r.pos += 1
+    return r.p[r.pos - 1]
+
+
+cdef inline const uint8_t* rd_take(Reader* r, uint64_t n) except NULL:
+    if n > <uint64_t>(r.n - r.pos):
+        raise ValueError("release chunk: truncated metadata")
+    r.pos += n
+    return r.p + r.pos - n
+
+
+cdef struct BitR:
+    const uint8_t* p         # zero-padded by 8 bytes
+    uint64_t pos
+    uint64_t end
+
+
+cdef inline int br_read(BitR* r, int w, uint64_t* out) except -1:
+    cdef uint64_t lo
+    if w == 0:
+        out[0] = 0
+        return 0
+    if r.pos + w > r.end:
+        raise ValueError("release chunk: truncated bit stream")
+    if w <= 56:
+        out[0] = (vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & ((<uint64_t>1 << w) - 1)
+        r.pos += w
+    else:
+        lo = (vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & 0xFFFFFFFF
+        r.pos += 32
+        out[0] = lo | (((vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & ((<uint64_t>1 << (w - 32)) - 1)) << 32)
+        r.pos += w - 32
+    return 0
+
+
+cdef struct DElem:
+    int kind
+    const uint8_t* lit
+    Py_ssize_t len
+    int cls
+    int64_t a
+    int64_t b
+    int w
+    int64_t prev
+    int started
+
+
+cdef Py_ssize_t read_chars(BitR* br, int cls, Py_ssize_t m, uint8_t* out) except -1:
+    cdef int k = CHUNK[cls]
+    cdef Py_ssize_t i = 0, c, t
+    cdef uint64_t v
+    cdef const uint8_t* alpha = ALPHA[cls]
+    while i < m:
+        c = m - i
+        if c > k:
+            c = k
+        br_read(br, CHUNK_BITS[cls][c], &v)
+        if cls == C_B62:
+            for t in range(c - 1, -1, -1):
+                out[i + t] = alpha[v % 62]
+                v //= 62
+        elif cls == C_HEXL or cls == C_HEXU:
+            for t in range(c - 1, -1, -1):
+                out[i + t] = alpha[v & 15]
+                v >>= 4
+        elif cls == C_DIGIT:
+            for t in range(c - 1, -1, -1):
+                out[i + t] = alpha[v % 10]
+                v //= 10
+        else:
+            for t in range(c - 1, -1, -1):
+                out[i + t] = alpha[v % 36]
+                v //= 36
+        if v:
+            corrupt("packed characters")
+        i += c
+    return m
+
+
+cdef Py_ssize_t make_mid(DElem* el, Py_ssize_t ne, BitR* br, int64_t part, int64_t total,
+                         uint8_t* out) except -1:
+    cdef Py_ssize_t n = 0, i
+    cdef DElem* e
+    cdef uint64_t r
+    cdef int64_t v
+    for i in range(ne):
+        e = &el[i]
+        if e.kind == K_LIT:
+            memcpy(out + n, e.lit, e.len)
+            n += e.len
+        elif e.kind == K_PART:
+            n += fmt_u64(out + n, <uint64_t>part)
+        elif e.kind == K_TOTAL:
+            n += fmt_u64(out + n, <uint64_t>total)
+        elif e.kind == K_FIXED:
+            n += read_chars(br, e.cls, e.a, out + n)
+        elif e.kind == K_NUM:
+            br_read(br, e.w, &r)
+            v = e.a + <int64_t>r
+            if v >= NUM_LIMIT:
+                corrupt("number")
+            n += fmt_u64(out + n, <uint64_t>v)
+        elif e.kind == K_NUMD:
+            if e.started:
+                br_read(br, e.w, &r)
+                v = e.prev + e.b + <int64_t>r
+                if v < 0 or v >= NUM_LIMIT:
+                    corrupt("number")
+            else:
+                v = e.a
+                e.started = 1
+            e.prev = v
+            n += fmt_u64(out + n, <uint64_t>v)
+        else:
+            br_read(br, e.w, &r)
+            n += read_chars(br, e.cls, e.a + <int64_t>r, out + n)
+    return n
+
+
+cdef class _DCtx:
+    """The C buffers of one decode call."""
+    cdef DElem* elems
+    cdef Py_ssize_t* inst_at
+    cdef int64_t* f64            # per file: 9 numbers
+    cdef const uint8_t** names
+    cdef int64_t* pexc           # (index, delta) pairs
+    cdef int64_t* mexc           # (index, offset in meta, len) triples
+    cdef int64_t* parts
+    cdef uint8_t* packed
+    cdef uint8_t* midbuf
+
+    def __dealloc__(self):
+        free(self.elems)
+        free(self.inst_at)
+        free(self.f64)
+        free(self.names)
+        free(self.pexc)
+        free(self.mexc)
+        free(self.parts)
+        free(self.packed)
+        free(self.midbuf)
+
+
+cdef enum:
+    F_NAMELEN = 0
+    F_FB = 1
+    F_NSEGS = 2
+    F_FIRST = 3
+    F_INST = 4
+    F_SIZE = 5
+    F_WIDTH = 6
+    F_LAST = 7
+    F_PEXC_N = 8
+    F_MEXC_N = 9
+    F_N = 10
+
+
+cdef inline void* xalloc(Py_ssize_t n) except NULL:
+    cdef void* p = malloc(n if n > 0 else 1)
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
+def decode(data):
+    """The files of a chunk made by encode, in the same shape."""
+    if type(data) is not bytes:
+        data = bytes(data)
+    cdef bytes buf = data
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(buf)
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(buf)
+    cdef _DCtx ctx = _DCtx()
+    cdef Reader h, r
+    cdef uint64_t head, meta_len, stored, nfiles, ninst, u, nelems, total_segs = 0, maxn = 0
+    cdef Py_ssize_t i, k, j, e0, npexc = 0, nmexc = 0, maxout = 0, out_len, cnt, pk, mk
+    cdef int64_t* F
+    cdef int64_t prev, dz, part, size, base
+    cdef DElem* el
+    cdef BitR br
+    cdef bytes meta_obj
+    cdef const uint8_t* meta
+    cdef Py_ssize_t packed_len
+    cdef int kind, w
+    cdef uint64_t rr
+    cdef Py_ssize_t mlen
+    if n < 6:
+        raise ValueError("release chunk: too short")
+    if p[0] != VERSION:
+        raise ValueError(f"release chunk: unknown version {p[0]}")
+    crc = zlib.crc32(PyMemoryView_FromMemory(<char*>p, n - 4, PyBUF_READ))
+    if crc != (p[n - 4] | (p[n - 3] << 8) | (p[n - 2] << 16) | (<uint64_t>p[n - 1] << 24)):
+        raise ValueError("release chunk: checksum mismatch")
+    h.p = p
+    h.pos = 1
+    h.n = n - 4
+    head = rd_u(&h)
+    meta_len = head >> 1
+    if meta_len > <uint64_t>MAX_META:
+        corrupt("metadata length")
+    if head & 1:
+        stored = rd_u(&h)
+        rd_take(&h, stored)
+        meta_obj = _ref._decompress(buf[h.pos - stored:h.pos], meta_len)
+    else:
+        rd_take(&h, meta_len)
+        meta_obj = buf[h.pos - meta_len:h.pos]
+    meta = <const uint8_t*>PyBytes_AS_STRING(meta_obj)
+    packed_len = h.n - h.pos
+    ctx.packed = <uint8_t*>xalloc(packed_len + 8)
+    memcpy(ctx.packed, p + h.pos, packed_len)
+    memset(ctx.packed + packed_len, 0, 8)
+    br.p = ctx.packed
+    br.pos = 0
+    br.end = <uint64_t>packed_len * 8
+
+    r.p = meta
+    r.pos = 0
+    r.n = PyBytes_GET_SIZE(meta_obj)
+    nfiles = rd_u(&r)
+    ninst = rd_u(&r)
+    if nfiles > <uint64_t>MAX_COUNT or nfiles > <uint64_t>r.n or ninst > nfiles:
+        corrupt("counts")
+    # templates
+    ctx.inst_at = <Py_ssize_t*>xalloc((ninst + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t ecap = 16, ne = 0
+    ctx.elems = <DElem*>xalloc(ecap * sizeof(DElem))
+    for i in range(<Py_ssize_t>ninst):
+        ctx.inst_at[i] = ne
+        nelems = rd_u(&r)
+        if nelems > 4 * MAX_RUNS + 2:
+            corrupt("template size")
+        if ne + <Py_ssize_t>nelems > ecap:
+            ecap = 2 * (ne + nelems)
+            el = <DElem*>realloc(ctx.elems, ecap * sizeof(DElem))
+            if el == NULL:
+                raise MemoryError()
+            ctx.elems = el
+        out_len = 0
+        for k in range(<Py_ssize_t>nelems):
+            el = &ctx.elems[ne]
+            ne += 1
+            memset(el, 0, sizeof(DElem))
+            kind = rd_byte(&r)
+            el.kind = kind
+            if kind == K_LIT:
+                u = rd_u(&r)
+                el.lit = rd_take(&r, u)
+                el.len = u
+                out_len += u
+            elif kind == K_PART or kind == K_TOTAL:
+                out_len += 20
+            elif kind == K_FIXED:
+                el.cls = rd_byte(&r)
+                u = rd_u(&r)
+                if el.cls > C_B62 or u < 1 or u > MAX_TEMPLATE_OUT:
+                    corrupt("template field")
+                el.a = u
+                out_len += u
+            elif kind == K_NUM:
+                u = rd_u(&r)
+                el.w = rd_byte(&r)
+                if u >= <uint64_t>NUM_LIMIT or el.w > 60:
+                    corrupt("template number")
+                el.a = u
+                out_len += 18
+            elif kind == K_NUMD:
+                u = rd_u(&r)
+                el.b = unzz(rd_u(&r))
+                el.w = rd_byte(&r)
+                if u >= <uint64_t>NUM_LIMIT or el.b <= -NUM_LIMIT or el.b >= NUM_LIMIT or el.w > 61:
+                    corrupt("template number")
+                el.a = u
+                out_len += 18
+            elif kind == K_VAR:
+                el.cls = rd_byte(&r)
+                u = rd_u(&r)
+                el.w = rd_byte(&r)
+                if el.cls > C_B62 or u > MAX_TEMPLATE_OUT or el.w > 16:
+                    corrupt("template field")
+                el.a = u
+                out_len += u + (1 << el.w) - 1
+            else:
+                corrupt("template kind")
+            if out_len > MAX_TEMPLATE_OUT:
+                corrupt("template length")
+        if out_len > maxout:
+            maxout = out_len
+    ctx.inst_at[ninst] = ne
+    ctx.midbuf = <uint8_t*>xalloc(maxout + 8)
+
+    # the file columns
+    ctx.f64 = <int64_t*>calloc(nfiles * F_N + 1, sizeof(int64_t))
+    ctx.names = <const uint8_t**>calloc(nfiles + 1, sizeof(uint8_t*))
+    if ctx.f64 == NULL or ctx.names == NULL:
+        raise MemoryError()
+    F = ctx.f64
+    for i in range(<Py_ssize_t>nfiles):
+        F[i * F_N + F_NAMELEN] = <int64_t>rd_u(&r) if True else 0
+        if F[i * F_N + F_NAMELEN] < 0:
+            corrupt("name length")
+    for i in range(<Py_ssize_t>nfiles):
+        ctx.names[i] = rd_take(&r, <uint64_t>F[i * F_N + F_NAMELEN])
+    for i in range(<Py_ssize_t>nfiles):
+        u = rd_u(&r)
+        if u > <uint64_t>MAX_FILE_BYTES:
+            corrupt("file bytes")
+        F[i * F_N + F_FB] = u
+    for i in range(<Py_ssize_t>nfiles):
+        u = rd_u(&r)
+        if u > <uint64_t>MAX_COUNT:
+            corrupt("segment count")
+        total_segs += u
+        if u > maxn:
+            maxn = u
+        F[i * F_N + F_NSEGS] = u
+    if total_segs > <uint64_t>MAX_COUNT:
+        corrupt("segment count")
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 1:
+            F[i * F_N + F_FIRST] = <int64_t>min(rd_u(&r), <uint64_t>MAXV + 1)
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 1:
+            F[i * F_N + F_INST] = <int64_t>min(rd_u(&r), ninst + 1)
+    prev = 0
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] == 1:
+            # relative to the file bytes (0 .. 2^63-1): the sum checked without overflow
+            dz = unzz(rd_u(&r))
+            if dz > MAXV or dz < -MAX_FILE_BYTES:
+                corrupt("article bytes")
+            if (dz >= 0 and F[i * F_N + F_FB] > MAXV - dz) or (dz < 0 and F[i * F_N + F_FB] < -dz):
+                corrupt("article bytes")
+            F[i * F_N + F_SIZE] = F[i * F_N + F_FB] + dz
+        elif F[i * F_N + F_NSEGS] >= 2:
+            dz = unzz(rd_u(&r))
+            if dz > MAXV or dz < -MAXV:
+                corrupt("article bytes")
+            prev += dz
+            if prev < 0 or prev > MAXV:
+                corrupt("article bytes")
+            F[i * F_N + F_SIZE] = prev
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 2:
+            F[i * F_N + F_WIDTH] = rd_byte(&r)
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 2:
+            dz = unzz(rd_u(&r))
+            if dz > MAXV or dz < -MAXV:
+                corrupt("file record")
+            F[i * F_N + F_LAST] = F[i * F_N + F_SIZE] + dz
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 2:
+            F[i * F_N + F_PEXC_N] = <int64_t>min(rd_u(&r), <uint64_t>MAX_COUNT + 1)
+    for i in range(<Py_ssize_t>nfiles):
+        if F[i * F_N + F_NSEGS] >= 1:
+            F[i * F_N + F_MEXC_N] = <int64_t>min(rd_u(&r), <uint64_t>MAX_COUNT + 1)
+    for i in range(<Py_ssize_t>nfiles):
+        cnt = F[i * F_N + F_NSEGS]
+        if cnt >= 1:
+            if (F[i * F_N + F_FIRST] > MAXV or F[i * F_N + F_INST] > <int64_t>ninst
+                    or F[i * F_N + F_MEXC_N] > cnt
+                    or (F[i * F_N + F_INST] == 0 and F[i * F_N + F_MEXC_N] != cnt)):
+                corrupt("file record")
+        if cnt >= 2:
+            if (F[i * F_N + F_WIDTH] > 63 or F[i * F_N + F_LAST] < 0 or F[i * F_N + F_LAST] > MAXV
+                    or F[i * F_N + F_PEXC_N] >= cnt):
+                corrupt("file record")
+        npexc += F[i * F_N + F_PEXC_N]
+        nmexc += F[i * F_N + F_MEXC_N]
+    ctx.pexc = <int64_t*>xalloc((2 * npexc + 1) * sizeof(int64_t))
+    ctx.mexc = <int64_t*>xalloc((3 * nmexc + 1) * sizeof(int64_t))
+    pk = 0
+    for i in range(<Py_ssize_t>nfiles):
+        prev = -1
+        for k in range(F[i * F_N + F_PEXC_N]):
+            u = rd_u(&r)
+            dz = unzz(rd_u(&r))
+            if u >= <uint64_t>F[i * F_N + F_NSEGS]:
+                corrupt("part exception")
+            j = prev + <Py_ssize_t>u + 1
+            if j < 1 or j >= F[i * F_N + F_NSEGS] or dz < -MAXV - 1 or dz >= MAXV:
+                corrupt("part exception")
+            ctx.pexc[2 * pk] = j
+            ctx.pexc[2 * pk + 1] = dz + 1
+            pk += 1
+            prev = j
+    mk = 0
+    for i in range(<Py_ssize_t>nfiles):
+        prev = -1
+        for k in range(F[i * F_N + F_MEXC_N]):
+            u = rd_u(&r)
+            if u >= <uint64_t>F[i * F_N + F_NSEGS]:
+                corrupt("message-id exception")
+            j = prev + <Py_ssize_t>u + 1
+            if j >= F[i * F_N + F_NSEGS]:
+                corrupt("message-id exception")
+            u = rd_u(&r)
+            rd_take(&r, u)
+            ctx.mexc[3 * mk] = j
+            ctx.mexc[3 * mk + 1] = r.pos - <Py_ssize_t>u
+            ctx.mexc[3 * mk + 2] = u
+            mk += 1
+            prev = j
+    if r.pos != r.n:
+        corrupt("trailing metadata")
+
+    # the files
+    ctx.parts = <int64_t*>xalloc((maxn + 1) * sizeof(int64_t))
+    cdef list files = PyList_New(nfiles)
+    cdef list segs
+    cdef object o
+    cdef tuple tup
+    cdef int64_t* parts = ctx.parts
+    cdef DElem* iel
+    cdef Py_ssize_t ine, nn, next_m
+    pk = 0
+    mk = 0
+    for i in range(<Py_ssize_t>nfiles):
+        nn = F[i * F_N + F_NSEGS]
+        segs = PyList_New(nn)
+        if nn:
+            parts[0] = F[i * F_N + F_FIRST]
+            e0 = pk + F[i * F_N + F_PEXC_N]
+            for k in range(1, nn):
+                if pk < e0 and ctx.pexc[2 * pk] == k:
+                    parts[k] = parts[k - 1] + ctx.pexc[2 * pk + 1]
+                    pk += 1
+                else:
+                    parts[k] = parts[k - 1] + 1
+                if parts[k] < 0 or parts[k] > MAXV:
+                    corrupt("part")
+            if F[i * F_N + F_INST]:
+                iel = ctx.elems + ctx.inst_at[F[i * F_N + F_INST] - 1]
+                ine = ctx.inst_at[F[i * F_N + F_INST]] - ctx.inst_at[F[i * F_N + F_INST] - 1]
+            else:
+                iel = NULL
+                ine = 0
+            e0 = mk + F[i * F_N + F_MEXC_N]
+            base = F[i * F_N + F_SIZE]
+            w = <int>F[i * F_N + F_WIDTH]
+            for k in range(nn):
+                if mk < e0 and ctx.mexc[3 * mk] == k:
+                    o = PyBytes_FromStringAndSize(<char*>meta + ctx.mexc[3 * mk + 1], ctx.mexc[3 * mk + 2])
+                    mk += 1
+                else:
+                    mlen = make_mid(iel, ine, &br, parts[k], parts[nn - 1], ctx.midbuf)
+                    o = PyBytes_FromStringAndSize(<char*>ctx.midbuf, mlen)
+                if nn == 1:
+                    size = base
+                elif k < nn - 1:
+                    br_read(&br, w, &rr)
+                    if rr > <uint64_t>MAXV or base + <int64_t>rr > MAXV:
+                        corrupt("article bytes")
+                    size = base + <int64_t>rr
+                else:
+                    size = F[i * F_N + F_LAST]
+                tup = PyTuple_New(3)
+                x = PyLong_FromLongLong(parts[k])
+                Py_INCREF(x)
+                PyTuple_SET_ITEM(tup, 0, x)
+                Py_INCREF(o)
+                PyTuple_SET_ITEM(tup, 1, o)
+                x = PyLong_FromLongLong(size)
+                Py_INCREF(x)
+                PyTuple_SET_ITEM(tup, 2, x)
+                Py_INCREF(tup)
+                PyList_SET_ITEM(segs, k, tup)
+        tup = PyTuple_New(3)
+        o = PyBytes_FromStringAndSize(<char*>ctx.names[i], F[i * F_N + F_NAMELEN])
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(tup, 0, o)
+        x = PyLong_FromLongLong(F[i * F_N + F_FB])
+        Py_INCREF(x)
+        PyTuple_SET_ITEM(tup, 1, x)
+        Py_INCREF(segs)
+        PyTuple_SET_ITEM(tup, 2, segs)
+        Py_INCREF(tup)
+        PyList_SET_ITEM(files, i, tup)
+    if (br.pos + 7) >> 3 != <uint64_t>packed_len or ((br.pos & 7) and (ctx.packed[packed_len - 1] >> (br.pos & 7))):
+        corrupt("trailing bits")
+    return files
