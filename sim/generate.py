@@ -28,6 +28,8 @@ import email.utils
 import json
 import math
 import random
+from concurrent.futures import ThreadPoolExecutor
+from math import log as ln
 import sys
 import time
 from dataclasses import dataclass
@@ -235,7 +237,7 @@ def _malformed(rng: random.Random, number: int) -> bytes:
 
 
 def generate(opts: Options, log=lambda *a: None) -> dict:
-    rng = random.Random(opts.seed)
+    rng = N.Random(opts.seed)
     if opts.bench:
         chosen = [("alt.binaries.boneless", "mixed", 1)]
         # multimedia is indexed (priority 1) but not stored: boneless skips what it owns
@@ -256,11 +258,13 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
     # time plus a propagation delay, so a file's parts can arrive out of order.
     log("numbering articles")
     events = []
+    rnd = rng.random
     for ui, up in enumerate(uploads):
         for fi, f in enumerate(up.files):
             for si, t in enumerate(f.times):
                 # most articles reach the server within a second; a few lag by minutes
-                lag = rng.uniform(5, 120) if rng.random() < 0.01 else rng.expovariate(3.0)
+                r = rnd()
+                lag = 5 + r * 11500 if r < 0.01 else -ln(1.0 - rnd()) / 3.0
                 events.append((t + lag, ui, fi, si))
     events.sort()
 
@@ -279,57 +283,71 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
         for f in up.files:
             f.numbers = [None] * len(f.segments)
     gaps = not opts.bench
+    # rare events by geometric skips: one draw each, not one a line
+    skip = lambda p: int(-ln(1.0 - rnd()) / p)
+    next_gap = skip(0.0008) if gaps else -1
+    next_bad = skip(0.0002)
+    k = 0
     for _t, ui, fi, si in events:
         up = uploads[ui]
         nums = []
         for g in up.groups:
             if g not in counters:
                 counters[g] = rng.randint(10_000, 5_000_000)
-            if gaps and rng.random() < 0.0008:
+            k += 1
+            if k == next_gap:
                 counters[g] += rng.randint(1, 60)         # expired or cancelled articles
-            if g in lines and rng.random() < 0.0002:
+                next_gap = k + 1 + skip(0.0008)
+            if k >= next_bad and g in lines:
                 lines[g].append((counters[g], _malformed(rng, counters[g])))
                 counters[g] += 1
+                next_bad = k + 1 + skip(0.0002)
             nums.append((g, counters[g]))
             counters[g] += 1
         up.files[fi].numbers[si] = nums
 
     # Render the lines of the stored groups.
     log("rendering overview lines")
-    date_cache: dict[tuple[int, int], bytes] = {}
-    static: dict[int, tuple[bytes, bytes, bytes]] = {}   # per file: subject around the part number, poster
+    date_cache: dict[tuple[int, int], str] = {}
+    static: dict[int, tuple] = {}   # per file: subject around the part number, poster, encoding
+    bogus = skip(0.0005)
     for _t, ui, fi, si in events:
         up = uploads[ui]
         f = up.files[fi]
         nums = f.numbers[si]
-        part, mid, nbytes = f.segments[si]
         stored_here = [(g, n) for g, n in nums if g in lines]
         if not stored_here:
             continue
+        part, mid, nbytes = f.segments[si]
         st = static.get(id(f))
         if st is None:
-            enc = "latin-1" if up.latin1 else "utf-8"
             pre, has, post = f.subject.partition("%(part)d")
-            poster = f.posters[0] if f.posters else up.poster
-            st = (pre.encode(enc, "replace"), post.encode(enc, "replace") if has else None,
-                  poster.encode("utf-8", "replace"))
+            st = (pre, post if has else None, up.poster, "latin-1" if up.latin1 else "utf-8")
             static[id(f)] = st
-        subj_b = st[0] if st[1] is None else st[0] + str(part).encode() + st[1]
+        if f.subjects is not None:
+            subject = f.subjects[si]
+        else:
+            subject = st[0] if st[1] is None else f"{st[0]}{part}{st[1]}"
+        poster = f.posters[si] if f.posters else st[2]
         t = int(f.times[si] + up.skew)
-        if rng.random() < 0.0005:
+        bogus -= 1
+        if bogus < 0:
             t = rng.choice([0, 86400 * 365 * 3, 2_145_916_800 + rng.randint(0, 10 ** 8)])   # bogus Date
+            bogus = skip(0.0005)
         style = TOOL_DATE_STYLE.get(up.tool, 0)
         db = date_cache.get((t, style))
         if db is None:
-            db = _date(t, style).encode()
+            db = _date(t, style)
             if len(date_cache) > 200_000:
                 date_cache.clear()
             date_cache[(t, style)] = db
-        xref = ("Xref: " + XREF_HOST + " " + " ".join(f"{g}:{n}" for g, n in nums)).encode()
-        tail = b"\t".join([st[2], db, f"<{mid}>".encode(), b"",
-                           str(nbytes).encode(), str(nbytes // 130 + 8).encode(), xref])
+        if len(nums) == 1:
+            xref = f"Xref: {XREF_HOST} {nums[0][0]}:{nums[0][1]}"
+        else:
+            xref = f"Xref: {XREF_HOST} " + " ".join(f"{g}:{n}" for g, n in nums)
+        tail = f"{poster}\t{db}\t<{mid}>\t\t{nbytes}\t{nbytes // 130 + 8}\t{xref}"
         for g, n in stored_here:
-            lines[g].append((n, str(n).encode() + b"\t" + subj_b + b"\t" + tail))
+            lines[g].append((n, f"{n}\t{subject}\t{tail}".encode(st[3], "replace")))
 
     # Write ranges on the grid tiled from 1, chunks within each range.
     writer = CorpusWriter(opts.out, level=opts.level)
@@ -390,6 +408,9 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                     nums = dict(f.numbers[si])
                     if owner in cut_after and nums.get(owner, 0) > cut_after[owner]:
                         complete = False                  # posted past the corpus's end
+                        continue
+                    if f.article_names is not None:       # an article is a file of its own
+                        files.append({"name": f.article_names[si], "bytes": 716_800, "segments": [seg]})
                         continue
                     segs.append(seg)
                 if segs:

@@ -10,6 +10,27 @@ import codecs
 import random
 import string
 
+class Random(random.Random):
+    """random.Random with randbytes drawn from a pooled buffer: the same bytes
+    for the same seed, without a Python-level getrandbits per byte string
+    (the generator asks for millions of message-id tokens)."""
+
+    def seed(self, *args, **kwargs):
+        super().seed(*args, **kwargs)
+        self._pool = b""
+        self._at = 0
+
+    def randbytes(self, n: int) -> bytes:
+        if self._at + n > len(self._pool):
+            self._pool = self.getrandbits(1 << 19).to_bytes(1 << 16, "little")
+            self._at = 0
+            if n > len(self._pool):
+                return self.getrandbits(n * 8).to_bytes(n, "little")
+        at = self._at
+        self._at = at + n
+        return self._pool[at:at + n]
+
+
 ALNUM = string.ascii_letters + string.digits
 LOWER = string.ascii_lowercase + string.digits
 

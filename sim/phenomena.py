@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 from itertools import accumulate
+from math import log
 from dataclasses import dataclass, field
 
 from . import names as N
@@ -45,7 +46,11 @@ class File:
     subject: str              # template with %(part)d
     segments: list = field(default_factory=list)   # [part, message-id, article bytes]
     times: list = field(default_factory=list)      # posting time of each posted segment
-    posters: list | None = None                    # one poster per segment (scrambled)
+    posters: list | None = None                    # one poster per article (scrambled)
+    # Per-article uploads (counterless, scrambled) are one File whose articles
+    # each carry a subject and name of their own: a file each in the truth.
+    subjects: list | None = None
+    article_names: list | None = None
     volume: int = 1
     volumes: int = 1
     yenc_name: str | None = None
@@ -98,9 +103,10 @@ def make_file(ctx, name: str, kind: str, size: int, subject: str, part_size: int
     parts = max(1, math.ceil(size / part_size))
     f = File(name=name, kind=kind, size=size, parts=parts, subject=subject, seed=rng.getrandbits(48),
              part_size=part_size, **extra)
-    expo, bits, msgid = rng.expovariate, rng.getrandbits, ctx.msgid
-    rate = clock.speed
-    f.times = list(accumulate([expo(rate) for _ in range(parts)], initial=clock.t))[1:]
+    rnd, bits, msgid = rng.random, rng.getrandbits, ctx.msgid
+    mean = 1.0 / clock.speed
+    # exponential gaps between articles (inlined expovariate: the same draws, no call each)
+    f.times = list(accumulate([-log(1.0 - rnd()) * mean for _ in range(parts)], initial=clock.t))[1:]
     clock.t = f.times[-1]
     full = int(part_size * 1.0235) + 380     # yEnc overhead ~2% plus the headers
     f.segments = [[k, msgid(tool, k, parts), full + bits(8)] for k in range(1, parts + 1)]
@@ -361,11 +367,19 @@ def counterless(ctx, group: str, start: float) -> list[Upload]:
     hexes = roll < 0.73
     up = Upload(kind="drop", rule="obfuscated-subject", groups=ctx.crosspost(group, 0.02), poster=poster, tool=tool,
                 name="", files=[], phenomenon="counterless_hex" if hexes else "counterless_private", skew=ctx.skew())
-    for _ in range(n):
-        subj = N.hex32(rng) if hexes else N.private_hash(rng)
-        f = make_file(ctx, subj, "bin", 716_800, subj.replace("%", "%%"), 716_800, clock, tool)
-        up.files.append(f)
+    up.files.append(_per_article(ctx, n, clock, tool,
+                                 [N.hex32(rng) if hexes else N.private_hash(rng) for _ in range(n)]))
     return [up]
+
+
+def _per_article(ctx, n: int, clock: Poster, tool: str, names: list, subjects: list | None = None) -> File:
+    """n articles of one part each, every one its own file in the truth."""
+    f = make_file(ctx, "", "bin", 716_800 * n, "", 716_800, clock, tool)
+    for seg in f.segments:
+        seg[0] = 1
+    f.article_names = names
+    f.subjects = subjects or names
+    return f
 
 
 def scrambled(ctx, group: str, start: float) -> list[Upload]:
@@ -375,11 +389,12 @@ def scrambled(ctx, group: str, start: float) -> list[Upload]:
     clock = Poster(start, rng.uniform(5, 40))
     up = Upload(kind="drop", rule="scrambled", groups=[group], poster="", tool=tool, name="", files=[],
                 phenomenon="scrambled", skew=ctx.skew())
-    for _ in range(rng.randint(30, 800)):
-        name = N.scrambled(rng, rng.randint(14, 24))
-        f = make_file(ctx, name, "bin", 716_800, f'"{name}" yEnc (%(part)d/1)', 716_800, clock, tool,
-                      posters=[f"{N.scrambled(rng, 9)} <{N.scrambled(rng, 7).lower()}@{N.scrambled(rng, 5).lower()}.net>"])
-        up.files.append(f)
+    n = rng.randint(30, 800)
+    names = [N.scrambled(rng, rng.randint(14, 24)) for _ in range(n)]
+    f = _per_article(ctx, n, clock, tool, names, [f'"{name}" yEnc (1/1)' for name in names])
+    f.posters = [f"{N.scrambled(rng, 9)} <{N.scrambled(rng, 7).lower()}@{N.scrambled(rng, 5).lower()}.net>"
+                 for _ in range(n)]
+    up.files.append(f)
     return [up]
 
 

@@ -191,10 +191,9 @@ def test_obfuscated_uploads_are_pending_and_random_named(ctx):
 def test_counterless_subjects_have_no_part_counter(ctx):
     ups = many(ctx, P.counterless, "alt.binaries.boneless", 60)
     assert {u.rule for u in ups} >= {"obfuscated-subject"}
-    for u in ups:
-        for f in u.files:
-            assert not COUNTER.search(f.subject)
-    subjects = [f.subject for u in ups for f in u.files]
+    subjects = [subj for u in ups for f in u.files for subj in (f.subjects or [f.subject])]
+    for subj in subjects:
+        assert not COUNTER.search(subj)
     assert any(re.fullmatch(r"[0-9a-f]{32}", s) for s in subjects)
     assert any(s.startswith("[PRiVATE] ") for s in subjects)
 
@@ -202,8 +201,10 @@ def test_counterless_subjects_have_no_part_counter(ctx):
 def test_scrambled_uploads_have_a_subject_and_poster_per_article(ctx):
     (u,) = P.scrambled(ctx, "alt.binaries.storage", 0.0)
     assert u.rule == "scrambled"
-    assert len({f.name for f in u.files}) == len(u.files)
-    assert len({f.posters[0] for f in u.files}) == len(u.files)
+    (f,) = u.files
+    n = len(f.segments)
+    assert len(set(f.article_names)) == len(set(f.subjects)) == len(set(f.posters)) == n
+    assert all(seg[0] == 1 for seg in f.segments)
 
 
 def test_albums_are_numbered_single_files_of_one_poster(ctx):
