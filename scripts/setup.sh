@@ -39,8 +39,13 @@ stamp=.venv/.voyager-installed
 want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing the Python packages into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[test]"
+  # quiet unless it fails: the build's own warnings are noise here
+  if ! { .venv/bin/python -m pip install -q --upgrade pip && .venv/bin/python -m pip install -q -e ".[test]"; } \
+      > .venv/pip.log 2>&1; then
+    cat .venv/pip.log >&2
+    echo "setup: installing the Python packages failed (log above, and in .venv/pip.log)" >&2
+    exit 1
+  fi
   echo "$want" > "$stamp"
 fi
 
