@@ -1174,7 +1174,7 @@ cdef class Window:
             "first_article": min(m["first_article"] for m in members),
             "last_article": max(m["last_article"] for m in members),
             "complete": all(m["complete"] for m in members),
-            "members": [m["name"] for m in members[:20]],
+            "members": [m["file_list"][0]["name"] for m in members[:20]],
             "candidates": [], "file_list": files, "has_par2": False,
         })
         self.out_releases.append(rec)
@@ -1261,6 +1261,7 @@ cdef class Window:
             "ring": [self.ring[q] for q in range(FRONTIER_N)], "run": [self.run[q] for q in range(FRONTIER_N)],
             "ring_n": self.ring_n, "ring_pos": self.ring_pos, "run_n": self.run_n, "frontier": self.frontier,
             "lines": self.lines, "malformed_lines": self.malformed_lines,
+            "completed": self.completed, "last_key": self.last_key,
         }
         return zlib.compress(pickle.dumps(state, protocol=5), 3)
 
@@ -1283,6 +1284,7 @@ cdef class Window:
             w.run[q] = state["run"][q]
         w.ring_n, w.ring_pos, w.run_n, w.frontier = state["ring_n"], state["ring_pos"], state["run_n"], state["frontier"]
         w.lines, w.malformed_lines = state["lines"], state["malformed_lines"]
+        w.completed, w.last_key = state["completed"], state["last_key"]
         return w
 
     @property
