@@ -1346,6 +1346,13 @@ def _file_record(FileAgg f):
             "segs": bytes(f.segs)}
 
 
+def release_chunk(rec):
+    """A release record's files as one chunk (ext.codec): what the catalog
+    keeps and NZBs are built from."""
+    from ext import codec
+    return codec.encode([(f["raw_name"], f["bytes"], segments_of(f["segs"])) for f in rec["file_list"]])
+
+
 def segments_of(bytes packed):
     """[(part, msgid, bytes)] in part order from a file record's packed segments."""
     out = []

@@ -105,6 +105,21 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
+def cmd_bench(args, cfg: Config) -> int:
+    """Benchmarks print one JSON line each (`voyager bench window -h`)."""
+    from workers import bench
+
+    if args.what != "window":
+        raise ValueError(f"no benchmark named {args.what}")
+    return bench.main(args.args) or 0
+
+
+def cmd_replay(args, cfg: Config) -> int:
+    from workers import replay
+
+    return replay.main(["--corpus", args.corpus]) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
@@ -129,6 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("verb", choices=sorted(SIM_VERBS))
     si.add_argument("args", nargs=argparse.REMAINDER)
     si.set_defaults(func=cmd_sim)
+
+    be = sub.add_parser("bench", help="benchmarks: window", add_help=False)
+    be.add_argument("what", choices=["window"])
+    be.add_argument("args", nargs=argparse.REMAINDER)
+    be.set_defaults(func=cmd_bench)
+
+    rp = sub.add_parser("replay", help="replay a corpus through the window (offline), with its fidelity")
+    rp.add_argument("--corpus", required=True)
+    rp.set_defaults(func=cmd_replay)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)

@@ -84,3 +84,28 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
     out["counts"] = {k: v[1] for k, v in tally.items()}
     out["misses"] = misses
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`voyager replay --corpus DIR`: every group's ranges through one carried
+    window each; prints a JSON line of counts, and the fidelity against the
+    corpus's truth when it has one."""
+    import argparse
+    import json
+
+    p = argparse.ArgumentParser(prog="voyager replay", description=main.__doc__.split("\n\n")[0])
+    p.add_argument("--corpus", required=True)
+    a = p.parse_args(argv)
+    results = replay_corpus(a.corpus)
+    summary = {
+        "groups": len(results),
+        "lines": sum(r.lines for r in results.values()),
+        "releases": sum(len(r.releases) for r in results.values()),
+        "pending": sum(len(r.pending) for r in results.values()),
+        "dropped": {f"{rule}:{key}": c[2] for r in results.values() for (rule, key), c in r.counts.items() if c[2]},
+    }
+    if (Path(a.corpus) / "truth.jsonl").exists():
+        f = fidelity(a.corpus, results)
+        summary["fidelity"] = {k: f[k] for k in ("release", "album", "pending", "drop")}
+    print(json.dumps(summary))
+    return 0
