@@ -563,7 +563,7 @@ cdef class FileAgg:
     cdef public object seen          # a bit per part: an int mask up to 64 parts, else a bytearray
     cdef public unsigned long long ident   # the release identity's hash
 
-    def __init__(self):
+    def __cinit__(self):
         self.segs = bytearray()
         self.first_date = NO_DATE
         self.last_date = NO_DATE
@@ -644,15 +644,22 @@ def _file_from_state(state):
     return f
 
 
-class Release:
-    """An upload in the making: files of one identity within the upload gap."""
-    __slots__ = ("ident", "key", "files", "first_date", "last_date", "first_article",
-                 "last_article", "poster", "rel", "N", "tool")
+cdef class Release:
+    """An upload in the making: files of one identity within the upload gap.
+    Its key is the identity, the group and the first article of the file that
+    opened it, made when it is written (the same bytes whenever that is)."""
+    cdef public unsigned long long ident
+    cdef public long long key_article, first_date, last_date, first_article, last_article, N
+    cdef public list files
+    cdef public bytes poster, rel
+    cdef public int tool
 
-    def __init__(self, ident, key, first):
-        self.ident = ident
-        self.key = key
+    def __cinit__(self):
         self.files = []
+
+    def __init__(self, unsigned long long ident, long long key_article, FileAgg first):
+        self.ident = ident
+        self.key_article = key_article
         self.first_date = first.first_date
         self.last_date = first.last_date
         self.first_article = first.first_article
@@ -662,14 +669,21 @@ class Release:
         self.N = first.N
         self.tool = first.tool
 
-    def join(self, FileAgg f):
+    def __reduce__(self):
+        return (_release_from_state, ((self.ident, self.key_article, self.first_date, self.last_date,
+                                       self.first_article, self.last_article, self.N, self.files, self.poster,
+                                       self.rel, self.tool),))
+
+    cpdef join(self, FileAgg f):
         self.files.append(f)
         if f.first_date != NO_DATE and (self.first_date == NO_DATE or f.first_date < self.first_date):
             self.first_date = f.first_date
         if f.last_date != NO_DATE and (self.last_date == NO_DATE or f.last_date > self.last_date):
             self.last_date = f.last_date
-        self.first_article = min(self.first_article, f.first_article)
-        self.last_article = max(self.last_article, f.last_article)
+        if f.first_article < self.first_article:
+            self.first_article = f.first_article
+        if f.last_article > self.last_article:
+            self.last_article = f.last_article
 
     def groups(self, bytes own):
         """The groups the release was posted to (its files' Xref), or its own."""
@@ -677,6 +691,26 @@ class Release:
         for f in self.files:
             out.update(_xref_groups((<FileAgg>f).xref))
         return out or {own}
+
+    def copy(self):
+        cdef Release c = Release.__new__(Release)
+        (c.ident, c.key_article, c.first_date, c.last_date, c.first_article, c.last_article, c.N,
+         c.poster, c.rel, c.tool) = (self.ident, self.key_article, self.first_date, self.last_date,
+                                     self.first_article, self.last_article, self.N, self.poster, self.rel,
+                                     self.tool)
+        c.files = list(self.files)
+        return c
+
+
+def _release_from_state(state):
+    cdef Release r = Release.__new__(Release)
+    (r.ident, r.key_article, r.first_date, r.last_date, r.first_article, r.last_article, r.N, r.files,
+     r.poster, r.rel, r.tool) = state
+    return r
+
+
+cdef bytes release_key(bytes identity, bytes group, long long article):
+    return hashlib.sha1(identity + b"\x00" + group + b"\x00" + str(article).encode()).digest()
 
 
 def _xref_groups(bytes xref):
@@ -964,7 +998,9 @@ cdef class Window:
             if fo is not None:
                 self.place(fo)
         done = []
-        for rid, rel in self.releases.items():
+        cdef Release rel
+        for rid, ro in self.releases.items():
+            rel = <Release>ro
             if rel.last_date == NO_DATE:
                 if rel.last_article + IDLE_ARTICLES < at:
                     done.append(rid)
@@ -993,9 +1029,7 @@ cdef class Window:
                 rel.join(f)
                 self.releases.move_to_end(rid)
                 return
-        identity = identity_of(f)
-        key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
-        rel = Release(f.ident, key, f)
+        rel = Release(f.ident, f.first_article, f)
         rel.join(f)
         if ids is None and f.P == 1 and f.nsegs == 1 and is_scrambled(f.name):
             self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
@@ -1017,7 +1051,7 @@ cdef class Window:
                 self.batch_marked.add((f.poster, f.N))
 
     # -- judging and writing ------------------------------------------------------------
-    def finish(self, rel, bint settled, bint provisional=False):
+    def finish(self, Release rel, bint settled, bint provisional=False):
         cdef FileAgg f
         if not provisional:
             ids = self.open_by_ident.get(rel.ident)
@@ -1044,8 +1078,10 @@ cdef class Window:
         if rule is not None and provisional:
             return
         file_total = None if (batch or rel.N < 1) else rel.N
+        identity = identity_of(<FileAgg>rel.files[0])
+        key = release_key(identity, self.group, rel.key_article)
         rec = {
-            "release_key": rel.key, "identity_key": hashlib.sha1(identity_of(<FileAgg>rel.files[0])).digest(),
+            "release_key": key, "identity_key": hashlib.sha1(identity).digest(),
             "group": _text(self.group), "poster": _text(rel.poster),
             "groups": sorted(_text(g) for g in rel.groups(self.group)),
             "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
@@ -1058,12 +1094,12 @@ cdef class Window:
             "complete": _complete(files, file_total),
         }
         if rule is not None:
-            name, key = rule
-            self.count(name, key, segments, len(files), 1)
-            if int.from_bytes(rel.key[:2], "big") % 100 < self.rules["sample_percent"]:
+            rule_name, rule_key = rule
+            self.count(rule_name, rule_key, segments, len(files), 1)
+            if int.from_bytes(key[:2], "big") % 100 < self.rules["sample_percent"]:
                 rec["name"] = _text(rel.rel or infos[0][0])
-                rec["rule"] = name
-                rec["rule_key"] = key
+                rec["rule"] = rule_name
+                rec["rule_key"] = rule_key
                 rec["file_list"] = [_file_record(g) for g in files]
                 self.out_samples.append(rec)
             return
@@ -1088,7 +1124,7 @@ cdef class Window:
             return
         self.out_releases.append(rec)
 
-    def judge(self, rel, files, infos, bint settled, str tool):
+    def judge(self, Release rel, files, infos, bint settled, str tool):
         cdef FileAgg f
         rules = self.rules
         if rules["dropped_posters"]:
@@ -1135,7 +1171,7 @@ cdef class Window:
         return any(d.encode() in p for d in self.rules["webmail_domains"])
 
     # -- albums --------------------------------------------------------------------
-    def album_add(self, rel, rec, bytes name):
+    def album_add(self, Release rel, rec, bytes name):
         key = (rel.poster, template_of(name))
         album = self.albums.get(key)
         start = rec["posted_at"] if rec["posted_at"] is not None else 0
@@ -1218,7 +1254,7 @@ cdef class Window:
         max_releases releases each (a batch is bounded in size)."""
         cdef FileAgg f
         for rid, rel in self.releases.items():
-            self.finish(_copy_release(rel), False, True)
+            self.finish((<Release>rel).copy(), False, True)
             if len(self.out_releases) + len(self.out_pending) >= max_releases:
                 yield self.take_batch()
         loose = {}
@@ -1231,9 +1267,7 @@ cdef class Window:
         for ident, files in loose.items():
             files.sort(key=lambda g: g.first_article)
             f = files[0]
-            identity = identity_of(f)
-            key = hashlib.sha1(identity + b"\x00" + self.group + b"\x00" + str(f.first_article).encode()).digest()
-            rel = Release(ident, key, f)
+            rel = Release(ident, f.first_article, f)
             for g in files:
                 rel.join(g)
             self.finish(rel, False, True)
@@ -1402,11 +1436,3 @@ def _candidates(files, infos, bint random_named):
         if mid is not None:
             out.append(("7z-tail", mid, seven))
     return out
-
-
-def _copy_release(rel):
-    c = Release.__new__(Release)
-    for slot in Release.__slots__:
-        setattr(c, slot, getattr(rel, slot))
-    c.files = list(rel.files)
-    return c
