@@ -25,7 +25,9 @@ cdef struct Line:
     Py_ssize_t subject_len
     const char* poster
     Py_ssize_t poster_len
-    long long date            # epoch seconds, NO_DATE when it did not parse
+    long long date            # epoch seconds, NO_DATE when it did not parse (parse_line only)
+    const char* date_p        # the Date field as it stands
+    Py_ssize_t date_len
     const char* msgid         # without the angle brackets
     Py_ssize_t msgid_len
     long long nbytes
@@ -34,4 +36,5 @@ cdef struct Line:
 
 
 cdef int parse_line(const char* p, Py_ssize_t n, Line* out) noexcept nogil
+cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil
 cdef long long parse_date(const char* p, Py_ssize_t n) noexcept nogil

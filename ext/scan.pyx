@@ -171,6 +171,16 @@ cdef long long parse_date(const char* p, Py_ssize_t n) noexcept nogil:
 # -- lines ---------------------------------------------------------------------
 
 cdef int parse_line(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
+    """The fields, and the Date parsed."""
+    cdef int r = parse_fields(p, n, out)
+    if r == OK:
+        out.date = parse_date(out.date_p, out.date_len)
+    return r
+
+
+cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
+    """The fields, the Date left as it stands (date = NO_DATE): a caller that
+    skips most lines parses dates only for the ones it keeps."""
     cdef const char* field[9]
     cdef Py_ssize_t flen[9]
     cdef const char* cur = p
@@ -221,7 +231,9 @@ cdef int parse_line(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
     out.poster = field[2]
     out.poster_len = flen[2]
     trim(&out.poster, &out.poster_len)
-    out.date = parse_date(field[3], flen[3])
+    out.date_p = field[3]
+    out.date_len = flen[3]
+    out.date = NO_DATE
     # Xref: skip "Xref:" and the host name
     x = field[8]
     xn = flen[8]

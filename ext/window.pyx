@@ -21,7 +21,7 @@ from libc.stdlib cimport qsort
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 
-from ext.scan cimport Line, parse_line, NO_DATE, OK
+from ext.scan cimport Line, parse_fields, parse_date, NO_DATE, OK
 
 import hashlib
 import pickle
@@ -653,6 +653,7 @@ cdef class Release:
     cdef public list files
     cdef public bytes poster, rel
     cdef public int tool
+    cdef public bint written            # written provisionally at a lease end
 
     def __cinit__(self):
         self.files = []
@@ -672,7 +673,7 @@ cdef class Release:
     def __reduce__(self):
         return (_release_from_state, ((self.ident, self.key_article, self.first_date, self.last_date,
                                        self.first_article, self.last_article, self.N, self.files, self.poster,
-                                       self.rel, self.tool),))
+                                       self.rel, self.tool, self.written),))
 
     cpdef join(self, FileAgg f):
         self.files.append(f)
@@ -705,7 +706,7 @@ cdef class Release:
 def _release_from_state(state):
     cdef Release r = Release.__new__(Release)
     (r.ident, r.key_article, r.first_date, r.last_date, r.first_article, r.last_article, r.N, r.files,
-     r.poster, r.rel, r.tool) = state
+     r.poster, r.rel, r.tool, r.written) = state
     return r
 
 
@@ -743,9 +744,10 @@ cdef class Window:
     cdef public int ring_n, ring_pos, run_n
     cdef public long long frontier
     cdef public dict counts           # (rule, key) -> [articles, files, releases]
-    cdef public list out_releases, out_pending, out_samples
+    cdef public list out_releases, out_pending, out_samples, out_retracted
     cdef public long long lines, malformed_lines
     cdef public list completed        # keys of files that got their last part since the last tick
+    cdef public set written_keys      # (identity, article) of releases written provisionally before they opened
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
     cdef object last_key              # the file the previous line went to
@@ -774,8 +776,10 @@ cdef class Window:
         self.out_releases = []
         self.out_pending = []
         self.out_samples = []
+        self.out_retracted = []
         self.lines = self.malformed_lines = 0
         self.completed = []
+        self.written_keys = set()
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
         self.last_key = None
@@ -865,7 +869,7 @@ cdef class Window:
                 if e > i and p[e - 1] == 13:
                     e -= 1
                 if e > i:
-                    r = parse_line(p + i, e - i, &ln)
+                    r = parse_fields(p + i, e - i, &ln)
                     self.lines += 1
                     if r != OK:
                         self.malformed_lines += 1
@@ -899,6 +903,7 @@ cdef class Window:
         if not parse_subject(sub, ln.subject_len, &s):
             self.count_counterless(sub, ln.subject_len)
             return
+        ln.date = parse_date(ln.date_p, ln.date_len)   # only lines that make files need their Date
         self.see_date(ln.date)
         # the file: poster, the subject's release name, the counter total, the file name
         h = fnv(14695981039346656037ULL, ln.poster, ln.poster_len)
@@ -959,7 +964,7 @@ cdef class Window:
         return best
 
     cdef void count_counterless(self, const char* s, Py_ssize_t n):
-        cdef Py_ssize_t off = 0, ln = n
+        cdef Py_ssize_t off = 0, ln = n, q
         strip_span(s, &off, &ln, False)
         cdef bint hexes = ln >= 16
         for q in range(off, off + ln):
@@ -1031,6 +1036,9 @@ cdef class Window:
                 return
         rel = Release(f.ident, f.first_article, f)
         rel.join(f)
+        if self.written_keys and (f.ident, f.first_article) in self.written_keys:
+            self.written_keys.discard((f.ident, f.first_article))
+            rel.written = True
         if ids is None and f.P == 1 and f.nsegs == 1 and is_scrambled(f.name):
             self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
             return
@@ -1096,6 +1104,8 @@ cdef class Window:
         if rule is not None:
             rule_name, rule_key = rule
             self.count(rule_name, rule_key, segments, len(files), 1)
+            if rel.written:
+                self.out_retracted.append(key)     # the provisional row must go
             if int.from_bytes(key[:2], "big") % 100 < self.rules["sample_percent"]:
                 rec["name"] = _text(rel.rel or infos[0][0])
                 rec["rule"] = rule_name
@@ -1231,8 +1241,10 @@ cdef class Window:
         self.fold_counters()
         batch = {"first_article": self.first_article, "next_article": self.next_article,
                  "releases": self.out_releases, "pending": self.out_pending, "samples": self.out_samples,
+                 "retracted": self.out_retracted,
                  "counts": [(r, k, v[0], v[1], v[2]) for (r, k), v in sorted(self.counts.items())]}
         self.out_releases, self.out_pending, self.out_samples, self.counts = [], [], [], {}
+        self.out_retracted = []
         self.first_article = -1
         return batch
 
@@ -1254,7 +1266,10 @@ cdef class Window:
         max_releases releases each (a batch is bounded in size)."""
         cdef FileAgg f
         for rid, rel in self.releases.items():
+            before = len(self.out_releases) + len(self.out_pending)
             self.finish((<Release>rel).copy(), False, True)
+            if len(self.out_releases) + len(self.out_pending) > before:
+                (<Release>rel).written = True
             if len(self.out_releases) + len(self.out_pending) >= max_releases:
                 yield self.take_batch()
         loose = {}
@@ -1270,7 +1285,10 @@ cdef class Window:
             rel = Release(ident, f.first_article, f)
             for g in files:
                 rel.join(g)
+            before = len(self.out_releases) + len(self.out_pending)
             self.finish(rel, False, True)
+            if len(self.out_releases) + len(self.out_pending) > before:
+                self.written_keys.add((ident, f.first_article))   # its release, once opened, was written
             if len(self.out_releases) + len(self.out_pending) >= max_releases:
                 yield self.take_batch()
         yield self.take_batch()
@@ -1295,7 +1313,7 @@ cdef class Window:
             "ring": [self.ring[q] for q in range(FRONTIER_N)], "run": [self.run[q] for q in range(FRONTIER_N)],
             "ring_n": self.ring_n, "ring_pos": self.ring_pos, "run_n": self.run_n, "frontier": self.frontier,
             "lines": self.lines, "malformed_lines": self.malformed_lines,
-            "completed": self.completed, "last_key": self.last_key,
+            "completed": self.completed, "last_key": self.last_key, "written_keys": self.written_keys,
         }
         return zlib.compress(pickle.dumps(state, protocol=5), 3)
 
@@ -1318,7 +1336,7 @@ cdef class Window:
             w.run[q] = state["run"][q]
         w.ring_n, w.ring_pos, w.run_n, w.frontier = state["ring_n"], state["ring_pos"], state["run_n"], state["frontier"]
         w.lines, w.malformed_lines = state["lines"], state["malformed_lines"]
-        w.completed, w.last_key = state["completed"], state["last_key"]
+        w.completed, w.last_key, w.written_keys = state["completed"], state["last_key"], state["written_keys"]
         return w
 
     @property

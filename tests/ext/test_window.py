@@ -381,3 +381,22 @@ def test_long_subjects_bad_bytes_and_broken_chunks():
     good = zlib.compress(b"\r\n".join(p.lines[1:2]) + b"\r\n")
     with pytest.raises(zlib.error):
         scan.inflate(good[:len(good) // 2])
+
+
+def test_a_release_written_provisionally_then_dropped_is_retracted():
+    p = Poster()
+    other = "alt.binaries.elsewhere"
+    t = p.upload([("Some.Film.2024.1080p.WEB-DL.x264-GRP.zip", 8)], shape="quoted", nbytes=256_000,
+                 groups=[GROUP, other], poster="pp <pp@power-post.org>")
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(b"\r\n".join(p.lines) + b"\r\n", p.n - 1)
+    w.take_batch()
+    (prov,) = [r for b in w.lease_end_batches() for r in b["releases"]]
+    assert not prov["finished"]                         # a stub can't be judged before it settles
+    w = Window.restore(w.snapshot())
+    q = Poster(start_article=p.n)
+    q.pad(8000, t + 3600)
+    w.feed(b"\r\n".join(q.lines) + b"\r\n", q.n - 1)
+    batch = w.take_batch()
+    assert prov["release_key"] in batch["retracted"]
+    assert not [r for r in batch["releases"] if r["release_key"] == prov["release_key"]]
