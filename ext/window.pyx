@@ -46,8 +46,9 @@ SAMPLE_PERCENT = 1
 SOURCE_SUBJECT, SOURCE_POST, SOURCE_STEM, SOURCE_ALBUM = 1, 2, 3, 6
 MALFORMED = ("ok", "fields", "number", "msgid", "bytes", "long")
 
+# The rule set the window runs with when the lease gives none; the database's
+# rule set version 1 (deploy/data_rule_set_default.sql) is this, to the byte.
 DEFAULT_RULES = {
-    "version": 1,
     "garbage": [],                 # [{"tool": ..., "group": ... or "*"}]: random-named uploads dropped by signature
     "dropped_posters": [],         # posters whose uploads are dropped
     "exempt_group_words": ["sounds", "mp3", "music", "ebook", "e-book", "comics", "tabs", "fonts", "karaoke"],

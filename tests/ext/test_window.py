@@ -400,3 +400,10 @@ def test_a_release_written_provisionally_then_dropped_is_retracted():
     batch = w.take_batch()
     assert prov["release_key"] in batch["retracted"]
     assert not [r for r in batch["releases"] if r["release_key"] == prov["release_key"]]
+
+
+def test_the_databases_rule_set_one_is_the_windows_default(conn):
+    from ext.window import DEFAULT_RULES
+
+    rules = conn.execute("SELECT (voyager.rule_set(1)).rules").fetchone()[0]
+    assert rules == DEFAULT_RULES
