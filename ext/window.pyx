@@ -490,38 +490,56 @@ def is_random(bytes stem):
     return hex_run(stem, len(stem))
 
 
-def is_scrambled(bytes name):
+cdef inline bint is_vowel(int c) noexcept nogil:
+    c = lower(c)
+    return c == 97 or c == 101 or c == 105 or c == 111 or c == 117
+
+
+cdef bint scrambled_c(const char* s, Py_ssize_t n) noexcept nogil:
     """A random run of letters and digits (a scrambled upload's per-article
     name): mixed case, and digits, or the case switching more than a
     CamelCase name does, or a third of it capitals, or too few vowels, or
     five consonants in a row."""
-    if not _SCRAMBLED.match(name) or _HEX.match(name):
+    cdef Py_ssize_t q
+    cdef int c, kind, last = 0, switches = 0, uppers = 0, lowers = 0, digits = 0, vowels = 0, run = 0, maxrun = 0
+    cdef bint all_hex = True
+    if n < 12:
         return False
-    cdef bint up = False, lo = False, dg = False
-    cdef int switches = 0, last = 0, kind
-    for c in name:
+    for q in range(n):
+        c = s[q]
         if 65 <= c <= 90:
-            up = True
             kind = 1
+            uppers += 1
         elif 97 <= c <= 122:
-            lo = True
             kind = 2
-        else:
-            dg = True
+            lowers += 1
+        elif 48 <= c <= 57:
             kind = 3
+            digits += 1
+        else:
+            return False
+        if not ishex(c):
+            all_hex = False
         if last and kind != last:
             switches += 1
         last = kind
-    if not (up and lo):
+        if kind != 3 and not is_vowel(c) and lower(c) != 121:
+            run += 1
+            if run > maxrun:
+                maxrun = run
+        else:
+            run = 0
+            if kind != 3:
+                vowels += 1
+    if (all_hex and n >= 16) or not (uppers and lowers):
         return False
-    if dg or switches * 3 > len(name):
+    if digits or switches * 3 > n or 10 * uppers >= 3 * n:
         return True
-    uppers = sum(1 for c in name if 65 <= c <= 90)
-    if 10 * uppers >= 3 * len(name):        # CamelCase has a capital a word; random case a third or more
-        return True
-    letters = name.lower()
-    vowels = sum(letters.count(v) for v in b"aeiou")
-    return vowels * 4 < len(name) or _CONSONANTS.search(letters) is not None
+    return vowels * 4 < n or maxrun >= 5
+
+
+def is_scrambled(bytes name):
+    return scrambled_c(name, len(name))
 
 
 def template_of(bytes name):
@@ -689,10 +707,13 @@ cdef class Release:
 
     def groups(self, bytes own):
         """The groups the release was posted to (its files' Xref), or its own."""
-        out = set()
+        out = None
         for f in self.files:
-            out.update(_xref_groups((<FileAgg>f).xref))
-        return out or {own}
+            if (<FileAgg>f).xref:             # files of one group keep no Xref
+                if out is None:
+                    out = set()
+                out.update(_xref_groups((<FileAgg>f).xref))
+        return out or (own,)
 
     def copy(self):
         cdef Release c = Release.__new__(Release)
@@ -1040,7 +1061,7 @@ cdef class Window:
         if self.written_keys and (f.ident, f.first_article) in self.written_keys:
             self.written_keys.discard((f.ident, f.first_article))
             rel.written = True
-        if ids is None and f.P == 1 and f.nsegs == 1 and is_scrambled(f.name):
+        if ids is None and f.P == 1 and f.nsegs == 1 and scrambled_c(f.name, len(f.name)):
             self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
             return
         self.release_seq += 1
@@ -1070,7 +1091,7 @@ cdef class Window:
                     del self.open_by_ident[rel.ident]
                 else:
                     self.open_by_ident[rel.ident] = left[0] if len(left) == 1 else left
-        files = sorted(rel.files, key=_file_order)
+        files = sorted(rel.files, key=_file_order) if len(rel.files) > 1 else rel.files
         infos = [name_info((<FileAgg>g).name) for g in files]
         segments = 0
         nbytes = 0
@@ -1124,7 +1145,8 @@ cdef class Window:
             rec["source"] = SOURCE_STEM
         rec["readable"] = not random_named
         rec["candidates"] = _candidates(files, infos, random_named)
-        rec["file_list"] = [_file_record(g) for g in files]
+        rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None)
+                             for g in files]
         if random_named:
             self.out_pending.append(rec)
             return
@@ -1391,11 +1413,12 @@ def _complete(files, file_total):
     return True
 
 
-def _file_record(FileAgg f):
+def _file_record(FileAgg f, str poster=None):
     """A file as the batch carries it; its segments packed (decode with segments_of)."""
-    return {"name": _text(f.name), "raw_name": f.name, "poster": _text(f.poster),
+    return {"name": _text(f.name), "raw_name": f.name, "poster": poster if poster is not None else _text(f.poster),
             "posted_at": f.first_date if f.first_date != NO_DATE else None,
-            "parts": f.P, "bytes": f.nbytes, "groups": [_text(g) for g in _xref_groups(f.xref)],
+            "parts": f.P, "bytes": f.nbytes,
+            "groups": [_text(g) for g in _xref_groups(f.xref)] if f.xref else [],
             "segs": bytes(f.segs)}
 
 
