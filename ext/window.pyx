@@ -1103,8 +1103,11 @@ cdef class Window:
         if tool == "unknown" and self._webmail(rel.poster):
             tool = "webmail"
         batch = (rel.poster, rel.N) in self.batch_marked
-        # what rules drop is counted, and ~1% of it kept as a sample
-        rule = self.judge(rel, files, infos, settled and not provisional, tool)
+        # what rules drop is counted, and ~1% of it kept as a sample. A provisional
+        # write is held back for what the rules would drop once settled: a stub
+        # is not shown as an upload in progress (if a par2 joins it after all, it
+        # is written when the window closes on it)
+        rule = self.judge(rel, files, infos, settled or provisional, tool)
         if rule is not None and provisional:
             return
         file_total = None if (batch or rel.N < 1) else rel.N
@@ -1284,7 +1287,7 @@ cdef class Window:
                 out["pending"] += batch["pending"]
         return out
 
-    def lease_end_batches(self, int max_releases=5000):
+    def lease_end_batches(self, int max_releases=1000):
         """The lease end's provisional writes as batches of at most
         max_releases releases each (a batch is bounded in size)."""
         cdef FileAgg f

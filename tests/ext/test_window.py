@@ -383,23 +383,36 @@ def test_long_subjects_bad_bytes_and_broken_chunks():
         scan.inflate(good[:len(good) // 2])
 
 
-def test_a_release_written_provisionally_then_dropped_is_retracted():
+def test_what_the_rules_would_drop_is_not_written_provisionally():
     p = Poster()
-    other = "alt.binaries.elsewhere"
     t = p.upload([("Some.Film.2024.1080p.WEB-DL.x264-GRP.zip", 8)], shape="quoted", nbytes=256_000,
-                 groups=[GROUP, other], poster="pp <pp@power-post.org>")
+                 groups=[GROUP, "alt.binaries.elsewhere"], poster="pp <pp@power-post.org>")
+    p.upload([("Real.Show.S01E01.part1.rar", 3)], t=t + 10)
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(b"\r\n".join(p.lines) + b"\r\n", p.n - 1)
+    w.take_batch()
+    prov = [r["name"] for b in w.lease_end_batches() for r in b["releases"]]
+    assert prov == ["Real.Show.S01E01"]                 # the stub is held back, the upload shown
+
+
+def test_a_release_written_provisionally_then_dropped_is_retracted():
+    """The next lease's rule set drops what an earlier lease wrote provisionally."""
+    p = Poster()
+    t = p.upload([("Spam.Show.S01E01.part1.rar", 3)], poster="spammer <s@x>")
     w = Window(GROUP, {GROUP: 1})
     w.feed(b"\r\n".join(p.lines) + b"\r\n", p.n - 1)
     w.take_batch()
     (prov,) = [r for b in w.lease_end_batches() for r in b["releases"]]
-    assert not prov["finished"]                         # a stub can't be judged before it settles
+    assert not prov["finished"]
     w = Window.restore(w.snapshot())
+    w.rules = dict(w.rules, dropped_posters=["spammer <s@x>"])
     q = Poster(start_article=p.n)
     q.pad(8000, t + 3600)
     w.feed(b"\r\n".join(q.lines) + b"\r\n", q.n - 1)
     batch = w.take_batch()
     assert prov["release_key"] in batch["retracted"]
     assert not [r for r in batch["releases"] if r["release_key"] == prov["release_key"]]
+    assert ("dropped-poster", "spammer <s@x>", 3, 1, 1) in batch["counts"]
 
 
 def test_the_databases_rule_set_one_is_the_windows_default(conn):
