@@ -1151,6 +1151,9 @@ cdef class Window:
         rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None)
                              for g in files]
         if random_named:
+            # decision f: no catalog row and no chunk until phase 2 names it (its
+            # segments are read again then); the probe targets go with it
+            del rec["file_list"]
             self.out_pending.append(rec)
             return
         if len(files) == 1 and rec["source"] == SOURCE_STEM and infos[0][1] & F_DIGIT \
@@ -1158,6 +1161,7 @@ cdef class Window:
             if not provisional:       # an album member waits for its album; nothing provisional
                 self.album_add(rel, rec, (<FileAgg>files[0]).name)
             return
+        rec["chunk"] = release_chunk(rec)     # what the catalog keeps and NZBs come from
         self.out_releases.append(rec)
 
     def judge(self, Release rel, files, infos, bint settled, str tool):
@@ -1249,6 +1253,7 @@ cdef class Window:
             "members": [m["file_list"][0]["name"] for m in members[:20]],
             "candidates": [], "file_list": files, "has_par2": False,
         })
+        rec["chunk"] = release_chunk(rec)
         self.out_releases.append(rec)
 
     # -- batches, lease ends, snapshots ----------------------------------------------------
@@ -1425,11 +1430,13 @@ def _file_record(FileAgg f, str poster=None):
             "segs": bytes(f.segs)}
 
 
+from ext import codec as _codec
+
+
 def release_chunk(rec):
     """A release record's files as one chunk (ext.codec): what the catalog
     keeps and NZBs are built from."""
-    from ext import codec
-    return codec.encode([(f["raw_name"], f["bytes"], segments_of(f["segs"])) for f in rec["file_list"]])
+    return _codec.encode([(f["raw_name"], f["bytes"], segments_of(f["segs"])) for f in rec["file_list"]])
 
 
 def segments_of(bytes packed):

@@ -54,7 +54,7 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
     results = results or replay_corpus(root)
     release_segments: dict[frozenset, str] = {}
     seg_owner: dict[str, int] = {}
-    pending_mids: set[str] = set()
+    pending_by_target: dict[str, dict] = {}
     for g, r in results.items():
         for i, rel in enumerate(r.releases):
             mids = frozenset(s[1].decode() for f in rel["file_list"] for s in segments_of(f["segs"]))
@@ -62,9 +62,9 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
             for m in mids:
                 seg_owner[m] = i
         for rel in r.pending:
-            for f in rel["file_list"]:
-                for s in segments_of(f["segs"]):
-                    pending_mids.add(s[1].decode())
+            # a pending release carries no segment list (decision f), its probe targets do name articles
+            for _kind, mid, _file in rel["candidates"]:
+                pending_by_target[mid.decode()] = rel
     tally = {k: [0, 0] for k in ("release", "album", "pending", "drop")}
     misses: dict[str, list] = {k: [] for k in tally}
     for up in corpus.truth():
@@ -73,7 +73,8 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
         if kind in ("release", "album"):
             ok = mids in release_segments
         elif kind == "pending":
-            ok = mids <= pending_mids
+            hits = [pending_by_target[m] for m in mids if m in pending_by_target]
+            ok = bool(hits) and all(h["segments"] == len(mids) for h in hits)
         else:
             ok = not any(m in seg_owner for m in mids)
         tally[kind][0] += ok

@@ -149,6 +149,10 @@ def test_a_multi_file_upload_is_one_complete_release_with_its_candidates():
     assert kinds == {"archive", "par2"}
     parts = segments_of(rel["file_list"][0]["segs"])
     assert [s[0] for s in parts] == [1, 2, 3, 4, 5]
+    from ext import codec
+    decoded = codec.decode(rel["chunk"])                # the chunk holds the same files and segments
+    assert [(name, [s[:2] for s in segs]) for name, _b, segs in decoded] == \
+        [(f["raw_name"], [s[:2] for s in segments_of(f["segs"])]) for f in rel["file_list"]]
 
 
 def test_a_missing_article_makes_the_release_partial():
@@ -332,8 +336,8 @@ def replay(group, priorities, lines, cuts, snapshot_at=()):
             c[0] += a
             c[1] += f
             c[2] += n
-    return sorted((r["release_key"], r["files"], r["segments"], r["complete"],
-                   tuple(f["segs"] for f in r["file_list"])) for r in finished), counts
+    return sorted((r["release_key"], r["files"], r["segments"], r["complete"], r.get("chunk", b""),
+                   tuple(f["segs"] for f in r.get("file_list", ()))) for r in finished), counts
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
