@@ -568,6 +568,71 @@ cdef int tool_of(const char* msgid, Py_ssize_t mn, const char* poster, Py_ssize_
     return 0
 
 
+# -- the spool: segment lists of placed files, on disk --------------------------------
+
+class Spool:
+    """An unlinked temporary file of packed segment lists; `put` appends and
+    returns (offset, length), `get` reads back. Writes are gathered in a
+    buffer of a few MB (one write for many small files); compact() keeps only
+    what the window still holds."""
+
+    BUFFER = 4 << 20
+
+    def __init__(self, directory=None):
+        import tempfile
+
+        self.fh = tempfile.TemporaryFile(dir=directory)
+        self.flushed = 0          # bytes in the file
+        self.buf = bytearray()    # bytes after them, not yet written
+        self.live = 0
+
+    @property
+    def size(self):
+        return self.flushed + len(self.buf)
+
+    def put(self, data):
+        off = self.flushed + len(self.buf)
+        self.buf += data
+        self.live += len(data)
+        if len(self.buf) >= self.BUFFER:
+            self.flush()
+        return off, len(data)
+
+    def flush(self):
+        import os
+
+        if self.buf:
+            os.pwrite(self.fh.fileno(), self.buf, self.flushed)
+            self.flushed += len(self.buf)
+            self.buf = bytearray()
+
+    def get(self, long long off, long long length):
+        import os
+
+        if off >= self.flushed:
+            at = off - self.flushed
+            return bytes(self.buf[at:at + length])
+        return os.pread(self.fh.fileno(), length, off)
+
+    def drop(self, long long length):
+        self.live -= length
+
+    def content(self):
+        import os
+
+        self.flush()
+        return os.pread(self.fh.fileno(), self.flushed, 0) if self.flushed else b""
+
+    def load(self, bytes data):
+        import os
+
+        self.fh.truncate(0)
+        self.buf = bytearray()
+        if data:
+            os.pwrite(self.fh.fileno(), data, 0)
+        self.flushed = self.live = len(data)
+
+
 # -- the window's records ------------------------------------------------------------
 
 @cython.no_gc
@@ -581,17 +646,20 @@ cdef class FileAgg:
     cdef public bytearray segs       # per segment: part u32, bytes u32, msgid length u8, msgid
     cdef public object seen          # a bit per part: an int mask up to 64 parts, else a bytearray
     cdef public unsigned long long ident   # the release identity's hash
+    cdef public long long spool_off, spool_len   # segments on the spool (spool_off -1: in memory)
 
     def __cinit__(self):
         self.segs = bytearray()
         self.first_date = NO_DATE
         self.last_date = NO_DATE
+        self.spool_off = -1
 
     def __reduce__(self):
         return (_file_from_state, ((self.name, self.poster, self.rel, self.xref, self.N, self.i, self.P,
                                     self.first_article, self.last_article, self.first_date, self.last_date,
                                     self.nbytes, self.max_article, self.nsegs, self.distinct, self.dupes,
-                                    self.tool, self.segs, self.seen, self.ident),))
+                                    self.tool, self.segs, self.seen, self.ident, self.spool_off,
+                                    self.spool_len),))
 
     cdef void add(self, long long number, long long part, const char* msgid, Py_ssize_t mn, long long nbytes,
                   long long date):
@@ -636,14 +704,28 @@ cdef class FileAgg:
             if self.last_date == NO_DATE or date > self.last_date:
                 self.last_date = date
 
-    def segments(self):
-        """[(part, msgid, bytes)] in part order."""
-        return segments_of(bytes(self.segs))
+    cpdef bytes packed(self, spool):
+        """The packed segments, from memory or the spool."""
+        if self.spool_off >= 0:
+            return spool.get(self.spool_off, self.spool_len)
+        return bytes(self.segs)
 
-    cdef first_segment(self, bint last):
+    cdef void spill(self, spool):
+        """Segments to the spool: a placed file gets no more parts, and its
+        release may wait a day for the window to close on it."""
+        if self.spool_off < 0 and PyByteArray_GET_SIZE(self.segs):
+            self.spool_off, self.spool_len = spool.put(self.segs)
+            self.segs = bytearray()
+
+    def segments(self, spool=None):
+        """[(part, msgid, bytes)] in part order."""
+        return segments_of(self.packed(spool))
+
+    cdef first_segment(self, bint last, spool):
         """The message-id of the lowest (or highest) part, without decoding the rest."""
-        cdef const unsigned char* p = <const unsigned char*>PyByteArray_AS_STRING(self.segs)
-        cdef Py_ssize_t at = 0, n = PyByteArray_GET_SIZE(self.segs), mn, best_at = -1
+        cdef bytes data = self.packed(spool)
+        cdef const unsigned char* p = <const unsigned char*>data
+        cdef Py_ssize_t at = 0, n = len(data), mn, best_at = -1
         cdef long long part, best = -1
         while at + 9 <= n:
             part = p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (<long long>p[at + 3] << 24)
@@ -659,7 +741,8 @@ cdef class FileAgg:
 def _file_from_state(state):
     f = FileAgg()
     (f.name, f.poster, f.rel, f.xref, f.N, f.i, f.P, f.first_article, f.last_article, f.first_date, f.last_date,
-     f.nbytes, f.max_article, f.nsegs, f.distinct, f.dupes, f.tool, f.segs, f.seen, f.ident) = state
+     f.nbytes, f.max_article, f.nsegs, f.distinct, f.dupes, f.tool, f.segs, f.seen, f.ident, f.spool_off,
+     f.spool_len) = state
     return f
 
 
@@ -770,12 +853,13 @@ cdef class Window:
     cdef public long long lines, malformed_lines
     cdef public list completed        # keys of files that got their last part since the last tick
     cdef public set written_keys      # (identity, article) of releases written provisionally before they opened
+    cdef public object spool          # Spool, or None: segment lists stay in memory
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
     cdef object last_key              # the file the previous line went to
     cdef dict interned                # posters and release names shared by files
 
-    def __init__(self, group, priorities=None, rules=None):
+    def __init__(self, group, priorities=None, rules=None, spool=True, spool_dir=None):
         self.group = group.encode() if isinstance(group, str) else group
         pr = {(k.encode() if isinstance(k, str) else k): int(v) for k, v in (priorities or {}).items()}
         self.priorities = pr
@@ -802,6 +886,7 @@ cdef class Window:
         self.lines = self.malformed_lines = 0
         self.completed = []
         self.written_keys = set()
+        self.spool = Spool(spool_dir) if spool else None
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
         self.last_key = None
@@ -1039,6 +1124,23 @@ cdef class Window:
         for rid in done:
             self.finish(self.releases.pop(rid), True)
         self.close_albums(False)
+        if self.spool is not None and self.spool.size > (64 << 20) and self.spool.size > 3 * self.spool.live:
+            self.compact()
+
+    def compact(self):
+        """The spool rewritten with only what open releases still hold."""
+        if self.spool is None:
+            return
+        cdef FileAgg f
+        fresh = Spool()
+        old = self.spool
+        for ro in self.releases.values():
+            for fo in (<Release>ro).files:
+                f = <FileAgg>fo
+                if f.spool_off >= 0:
+                    f.spool_off, f.spool_len = fresh.put(old.get(f.spool_off, f.spool_len))
+        old.fh.close()
+        self.spool = fresh
 
     def place(self, FileAgg f):
         """A complete or idle file joins the open release of its identity within
@@ -1055,6 +1157,8 @@ cdef class Window:
                     continue
                 rel.join(f)
                 self.releases.move_to_end(rid)
+                if self.spool is not None:
+                    f.spill(self.spool)
                 return
         rel = Release(f.ident, f.first_article, f)
         rel.join(f)
@@ -1066,6 +1170,8 @@ cdef class Window:
             return
         self.release_seq += 1
         self.releases[self.release_seq] = rel
+        if self.spool is not None:
+            f.spill(self.spool)
         if ids is None:
             self.open_by_ident[f.ident] = self.release_seq      # one release: no list
         elif type(ids) is int:
@@ -1083,6 +1189,10 @@ cdef class Window:
     # -- judging and writing ------------------------------------------------------------
     def finish(self, Release rel, bint settled, bint provisional=False):
         cdef FileAgg f
+        if not provisional and self.spool is not None:
+            for g in rel.files:
+                if (<FileAgg>g).spool_off >= 0:
+                    self.spool.drop((<FileAgg>g).spool_len)
         if not provisional:
             ids = self.open_by_ident.get(rel.ident)
             if ids is not None:
@@ -1135,7 +1245,7 @@ cdef class Window:
                 rec["name"] = _text(rel.rel or infos[0][0])
                 rec["rule"] = rule_name
                 rec["rule_key"] = rule_key
-                rec["file_list"] = [_file_record(g) for g in files]
+                rec["file_list"] = [_file_record(g, None, self.spool) for g in files]
                 self.out_samples.append(rec)
             return
         random_named = all(hex_run(i[0], len(i[0])) for i in infos)
@@ -1147,9 +1257,9 @@ cdef class Window:
             rec["name"] = _text(_best_stem([i[0] for i in infos]))
             rec["source"] = SOURCE_STEM
         rec["readable"] = not random_named
-        rec["candidates"] = _candidates(files, infos, random_named)
-        rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None)
-                             for g in files]
+        rec["candidates"] = _candidates(files, infos, random_named, self.spool)
+        rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None,
+                                         self.spool) for g in files]
         if random_named:
             # decision f: no catalog row and no chunk until phase 2 names it (its
             # segments are read again then); the probe targets go with it
@@ -1335,6 +1445,8 @@ cdef class Window:
         return self.take_batch()
 
     def snapshot(self):
+        """The whole carried window, self-contained (the spool's live part included)."""
+        self.compact()
         state = {
             "version": SNAPSHOT_VERSION, "group": self.group, "priorities": self.priorities, "rules": self.rules,
             "files": list(self.files.items()), "releases": list(self.releases.items()),
@@ -1345,6 +1457,7 @@ cdef class Window:
             "ring_n": self.ring_n, "ring_pos": self.ring_pos, "run_n": self.run_n, "frontier": self.frontier,
             "lines": self.lines, "malformed_lines": self.malformed_lines,
             "completed": self.completed, "last_key": self.last_key, "written_keys": self.written_keys,
+            "spool": self.spool.content() if self.spool is not None else None,
         }
         return zlib.compress(pickle.dumps(state, protocol=5), 3)
 
@@ -1368,6 +1481,8 @@ cdef class Window:
         w.ring_n, w.ring_pos, w.run_n, w.frontier = state["ring_n"], state["ring_pos"], state["run_n"], state["frontier"]
         w.lines, w.malformed_lines = state["lines"], state["malformed_lines"]
         w.completed, w.last_key, w.written_keys = state["completed"], state["last_key"], state["written_keys"]
+        if state["spool"] is not None:
+            w.spool.load(state["spool"])
         return w
 
     @property
@@ -1421,13 +1536,13 @@ def _complete(files, file_total):
     return True
 
 
-def _file_record(FileAgg f, str poster=None):
+def _file_record(FileAgg f, str poster=None, spool=None):
     """A file as the batch carries it; its segments packed (decode with segments_of)."""
     return {"name": _text(f.name), "raw_name": f.name, "poster": poster if poster is not None else _text(f.poster),
             "posted_at": f.first_date if f.first_date != NO_DATE else None,
             "parts": f.P, "bytes": f.nbytes,
             "groups": [_text(g) for g in _xref_groups(f.xref)] if f.xref else [],
-            "segs": bytes(f.segs)}
+            "segs": f.packed(spool)}
 
 
 from ext import codec as _codec
@@ -1455,7 +1570,7 @@ def segments_of(bytes packed):
     return out
 
 
-def _candidates(files, infos, bint random_named):
+def _candidates(files, infos, bint random_named, spool=None):
     """The articles phase 2 reads: the first archive volume's first article, the
     smallest par2's, a lone random-named file's, and a 7z set's last volume's tail."""
     out = []
@@ -1472,19 +1587,19 @@ def _candidates(files, infos, bint random_named):
         if flags & F_SEVENZ and (seven is None or infos[i][2] > infos[seven][2]):
             seven = i
     if first is not None:
-        mid, part = (<FileAgg>files[first]).first_segment(False)
+        mid, part = (<FileAgg>files[first]).first_segment(False, spool)
         if part == 1:
             out.append(("archive", mid, first))
     if par2 is not None:
-        mid, part = (<FileAgg>files[par2]).first_segment(False)
+        mid, part = (<FileAgg>files[par2]).first_segment(False, spool)
         if mid is not None:
             out.append(("par2", mid, par2))
     if random_named and len(files) == 1 and not out:
-        mid, part = (<FileAgg>files[0]).first_segment(False)
+        mid, part = (<FileAgg>files[0]).first_segment(False, spool)
         if mid is not None:
             out.append(("lone", mid, 0))
     if seven is not None:
-        mid, part = (<FileAgg>files[seven]).first_segment(True)
+        mid, part = (<FileAgg>files[seven]).first_segment(True, spool)
         if mid is not None:
             out.append(("7z-tail", mid, seven))
     return out

@@ -424,3 +424,20 @@ def test_the_databases_rule_set_one_is_the_windows_default(conn):
 
     rules = conn.execute("SELECT (voyager.rule_set(1)).rules").fetchone()[0]
     assert rules == DEFAULT_RULES
+
+
+def test_placed_files_wait_on_the_spool_and_come_back_whole():
+    p = Poster()
+    t = p.upload([("Spooled.part1.rar", 6), ("Spooled.part2.rar", 6)])
+    p.pad(2500, t + 60)
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(b"\r\n".join(p.lines) + b"\r\n", p.n - 1)
+    w.take_batch()
+    (rel,) = [r for r in w.releases.values() if r.rel == b"" and b"Spooled" in r.files[0].name]
+    assert all(f.spool_off >= 0 and len(f.segs) == 0 for f in rel.files)   # on disk, not in memory
+    assert w.spool.live > 0
+    w2 = Window.restore(w.snapshot())                    # the snapshot carries the spool's live part
+    out1 = [r for r in w.flush()["releases"] if r["name"] == "Spooled"]
+    out2 = [r for r in w2.flush()["releases"] if r["name"] == "Spooled"]
+    assert out1 and [r["chunk"] for r in out1] == [r["chunk"] for r in out2]
+    assert [len(segments_of(f["segs"])) for f in out1[0]["file_list"]] == [6, 6]
