@@ -856,7 +856,9 @@ cdef class Window:
     cdef public object spool          # Spool, or None: segment lists stay in memory
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
-    cdef object last_key              # the file the previous line went to
+    cdef object last_key              # the file the previous line went to (its key, hash, record)
+    cdef unsigned long long last_h
+    cdef object last_file
     cdef dict interned                # posters and release names shared by files
 
     def __init__(self, group, priorities=None, rules=None, spool=True, spool_dir=None):
@@ -890,6 +892,8 @@ cdef class Window:
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
         self.last_key = None
+        self.last_file = None
+        self.last_h = 0
         self.interned = {}
 
     cdef bytes intern(self, bytes b):
@@ -1019,6 +1023,11 @@ cdef class Window:
         h = fnv_sep(h)
         h = fnv(h, <const char*>&s.N, sizeof(long long))
         h = fnv(h, sub + s.name_off, s.name_len)
+        if self.last_file is not None and h == self.last_h:
+            # the same file as the line before (a file's parts mostly come in a row)
+            f = <FileAgg>self.last_file
+            self.add_part(f, self.last_key, ln, &s)
+            return
         key = <object>h
         fo = self.files.get(key)
         if fo is None:
@@ -1045,9 +1054,14 @@ cdef class Window:
             if key != self.last_key:        # a file's parts mostly come in a row: already last
                 self.files.move_to_end(key)
         self.last_key = key
+        self.last_h = h
+        self.last_file = f
+        self.add_part(f, key, ln, &s)
+
+    cdef void add_part(self, FileAgg f, key, Line* ln, Subj* s):
         # a missing Date, or one the frontier finds implausible, says nothing: the
         # article was posted about when its neighbours were, so the frontier stands in
-        d = ln.date
+        cdef long long d = ln.date
         if self.frontier != NO_DATE and (d == NO_DATE or d - self.frontier > PLAUSIBLE_S
                                          or self.frontier - d > PLAUSIBLE_S):
             d = self.frontier
@@ -1086,6 +1100,7 @@ cdef class Window:
     # -- ticks: files into releases, releases finished ------------------------------------
     cdef void on_tick(self, long long at):
         self.tick += 1
+        self.last_file = None                 # files may move now
         self.update_frontier()
         if self.frontier == NO_DATE:
             return
