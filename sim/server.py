@@ -35,7 +35,6 @@ import threading
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import AsyncIterator, Iterator
 
@@ -63,6 +62,9 @@ CLOSING_ERRORS = {400, 502}
 ERROR_TEXT = {400: "400 Service temporarily unavailable",
               502: "502 Service permanently unavailable",
               503: "503 Program fault - command not performed"}
+
+# RFC 3977 wildmat: the same matcher the database's voyager.wildmat() runs
+from voyager_pl.wildmat import match as wildmat_match
 
 
 @dataclass
@@ -100,56 +102,6 @@ class ServerOptions:
         if self.user is not None:
             creds[self.user] = self.password or ""
         return creds
-
-
-# -- wildmat (RFC 3977 4.2; the logic of plpython/voyager_pl/wildmat.py) ------
-
-def _wildmat_regex(pattern: str) -> str:
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "*":
-            out.append(".*")
-        elif c == "?":
-            out.append(".")
-        elif c == "[":
-            j = pattern.find("]", i + 2 if pattern[i + 1:i + 2] in ("!", "^", "]") else i + 1)
-            if j < 0:
-                out.append(re.escape(c))
-            else:
-                body = pattern[i + 1:j]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = j
-        elif c == "\\" and i + 1 < len(pattern):
-            i += 1
-            out.append(re.escape(pattern[i]))
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
-
-
-@lru_cache(maxsize=256)
-def _compile_wildmat(wildmat: str) -> list[tuple[bool, re.Pattern[str]]]:
-    parts = []
-    for raw in wildmat.split(","):
-        raw = raw.strip()
-        if not raw:
-            continue
-        negated = raw.startswith("!")
-        parts.append((negated, re.compile(_wildmat_regex(raw[1:] if negated else raw), re.DOTALL)))
-    return parts
-
-
-def wildmat_match(wildmat: str, name: str) -> bool:
-    """The last pattern that matches decides; no match rejects."""
-    accepted = False
-    for negated, rx in _compile_wildmat(wildmat):
-        if rx.fullmatch(name):
-            accepted = not negated
-    return accepted
 
 
 # -- byte helpers ---------------------------------------------------------------

@@ -74,9 +74,6 @@ def test_plpython_runs_in_the_server(conn):
     ("", "alt.binaries.x", False),
 ])
 def test_wildmat_rules(pattern, name, expected):
-    import sys
-
-    sys.path.insert(0, str(ROOT / "plpython"))
     from voyager_pl.wildmat import match
 
     assert match(pattern, name) is expected
