@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import AsyncIterator, Iterator
 
 from sim.corpus import CRLF, ChunkInfo, Corpus, line_number
+# RFC 3977 wildmat: the same matcher the database's voyager.wildmat() runs
+from voyager_pl.wildmat import match as wildmat_match
 
 log = logging.getLogger("sim.server")
 
@@ -62,9 +64,6 @@ CLOSING_ERRORS = {400, 502}
 ERROR_TEXT = {400: "400 Service temporarily unavailable",
               502: "502 Service permanently unavailable",
               503: "503 Program fault - command not performed"}
-
-# RFC 3977 wildmat: the same matcher the database's voyager.wildmat() runs
-from voyager_pl.wildmat import match as wildmat_match
 
 
 @dataclass
