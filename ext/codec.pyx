@@ -4,7 +4,7 @@
     encode(files) -> bytes
     decode(data) -> files
 
-Byte-identical to ext/codec_ref.py, which states the format; keep the two in
+Byte-identical to plpython/voyager_pl/codec.py, which states the format; keep the two in
 step (tests/ext/test_codec.py compares them). `files` is a list of
 `(name: bytes, file_bytes: int, segments)`, segments a list of
 `(part: int, message_id: bytes, article_bytes: int)`. decode raises
@@ -23,7 +23,7 @@ from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t
 
 import zlib
 
-from ext import codec_ref as _ref
+from voyager_pl import codec as _ref
 
 cdef extern from *:
     """

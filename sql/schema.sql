@@ -461,6 +461,18 @@ END $$;
 
 
 --
+-- Name: nzb_from_chunk(bytea, text, text, bigint, text[], text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nzb_from_chunk(chunk bytea, title text, poster text, posted_at bigint, groups text[], category text DEFAULT NULL::text, password text DEFAULT NULL::text) RETURNS text
+    LANGUAGE plpython3u IMMUTABLE
+    AS $$
+from voyager_pl.nzb import build
+return build(chunk, title, poster, posted_at, groups, category, password)
+$$;
+
+
+--
 -- Name: plan_groups(jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 

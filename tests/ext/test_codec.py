@@ -1,4 +1,4 @@
-"""The release chunk codec: ext/codec.pyx against its reference twin ext/codec_ref.py."""
+"""The release chunk codec: ext/codec.pyx against its reference twin plpython/voyager_pl/codec.py."""
 from __future__ import annotations
 
 import random
@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ext import codec, codec_ref as ref
+from ext import codec
+from voyager_pl import codec as ref
+from ext import codec_bench
 from sim.generate import Options, generate
 
 B62 = (string.digits + string.ascii_uppercase + string.ascii_lowercase).encode()
@@ -110,7 +112,7 @@ files_st = st.lists(st.tuples(st.binary(max_size=40), st.integers(0, (1 << 63) -
 def roundtrip(files) -> bytes:
     a = ref.encode(files)
     b = codec.encode(files)
-    assert a == b, "codec and codec_ref disagree"
+    assert a == b, "ext.codec and voyager_pl.codec disagree"
     assert codec.decode(a) == files
     assert ref.decode(a) == files
     return a
@@ -278,7 +280,7 @@ def corpus(tmp_path_factory):
 
 
 def test_corpus_round_trip_and_size(corpus):
-    chunks = ref.corpus_chunks(corpus)
+    chunks = codec_bench.corpus_chunks(corpus)
     assert len(chunks) > 500
     per_tool: dict[str, list[int]] = {}
     for tool, files in chunks:
@@ -296,6 +298,6 @@ def test_corpus_round_trip_and_size(corpus):
 
 def test_corpus_speed(corpus):
     """The brief's floor: encode >= 1M and decode >= 2M segments per CPU-second."""
-    result = ref.bench(corpus, repeat=3)
+    result = codec_bench.bench(corpus, repeat=3)
     assert result["encode_segments_per_cpu_s"] >= 1_000_000, result
     assert result["decode_segments_per_cpu_s"] >= 2_000_000, result

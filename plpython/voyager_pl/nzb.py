@@ -1,0 +1,47 @@
+"""NZB 1.1 from a release chunk, in the database's own Python (voyager.nzb_from_chunk)."""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from .codec import decode
+
+DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
+           '"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd">')
+NAMESPACE = "http://www.newzbin.com/DTD/2003/nzb"
+
+
+def _text(b: bytes) -> str:
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b.decode("latin-1")
+
+
+def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: list,
+          category: str | None = None, password: str | None = None) -> str:
+    """The NZB of one release: a <file> per file of the chunk with its poster,
+    date, subject, groups and segments in part order; <meta> for the title,
+    the category and a known password."""
+    files = decode(bytes(chunk))
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>"]
+    out.append(f'  <meta type="title">{escape(title or "")}</meta>')
+    if category:
+        out.append(f'  <meta type="category">{escape(str(category))}</meta>')
+    if password:
+        out.append(f'  <meta type="password">{escape(password)}</meta>')
+    out.append(" </head>")
+    group_xml = "".join(f"<group>{escape(g)}</group>" for g in (groups or []))
+    date = int(posted_at or 0)
+    for name, _size, segments in files:
+        segments = sorted(segments)
+        total = max((p for p, _m, _b in segments), default=0)
+        subject = f'"{_text(name)}" yEnc (1/{total})'
+        out.append(f" <file poster={quoteattr(poster or '')} date=\"{date}\" subject={quoteattr(subject)}>")
+        out.append(f"  <groups>{group_xml}</groups>")
+        out.append("  <segments>")
+        for part, mid, nbytes in segments:
+            out.append(f'   <segment bytes="{nbytes}" number="{part}">{escape(_text(mid))}</segment>')
+        out.append("  </segments>")
+        out.append(" </file>")
+    out.append("</nzb>")
+    return "\n".join(out) + "\n"
