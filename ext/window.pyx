@@ -860,6 +860,7 @@ cdef class Window:
     cdef unsigned long long last_h
     cdef object last_file
     cdef dict interned                # posters and release names shared by files
+    cdef dict enc_cache               # rule word lists as bytes
 
     def __init__(self, group, priorities=None, rules=None, spool=True, spool_dir=None):
         self.group = group.encode() if isinstance(group, str) else group
@@ -895,6 +896,7 @@ cdef class Window:
         self.last_file = None
         self.last_h = 0
         self.interned = {}
+        self.enc_cache = {}
 
     cdef bytes intern(self, bytes b):
         got = self.interned.get(b)
@@ -1311,8 +1313,8 @@ cdef class Window:
         if not flags & F_ARCHIVE or flags & F_VOLUME:
             return None          # not one unsplit archive (a ROT13 .cnegN.rar is a volume)
         groups = rel.groups(self.group)
-        words = rules["exempt_group_words"]
-        if any(w.encode() in g for g in groups for w in words):
+        words = self.encoded("exempt_group_words")
+        if any(w in g for g in groups for w in words):
             return None
         if len(groups) >= 2 and f.nbytes < rules["stub_max_bytes"]:
             legs = ""
@@ -1333,7 +1335,16 @@ cdef class Window:
 
     def _webmail(self, bytes poster):
         p = poster.lower()
-        return any(d.encode() in p for d in self.rules["webmail_domains"])
+        return any(d in p for d in self.encoded("webmail_domains"))
+
+    cdef tuple encoded(self, str name):
+        """A rule's word list as bytes, made again only when the rules change."""
+        words = self.rules[name]
+        got = self.enc_cache.get(name)
+        if got is None or got[0] is not words:
+            got = (words, tuple(w.encode() for w in words))
+            self.enc_cache[name] = got
+        return got[1]
 
     # -- albums --------------------------------------------------------------------
     def album_add(self, Release rel, rec, bytes name):
