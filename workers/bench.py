@@ -1,5 +1,5 @@
-"""`voyager bench window --corpus DIR [--group G]`: the window's speed on a
-corpus's ranges, as one JSON line.
+"""`voyager bench window --corpus DIR [--group G] [--repeat N]`: the window's
+speed on a corpus's ranges, as one JSON line.
 
 headers_per_cpu_second counts every overview line the window read (inflate
 included) per CPU-second, over the range as a worker holding the group reads
@@ -8,8 +8,10 @@ open is written provisionally, is timed apart (lease_end_cpu_seconds) and
 with it (headers_per_cpu_second_with_lease_end): a worker holds a group over
 many ranges and ends a lease rarely. inflate_headers_per_cpu_second is the
 same chunks inflated alone with libdeflate told each chunk's exact size, in
-the same run: the floor no parser goes below. peak_rss_mb is the process's
-peak, lease end included. Chunk encoding, the store's work, is timed apart.
+the same run: the floor no parser goes below. Each pass runs --repeat times
+(a fresh window each) and the least CPU of each counts, so that the ratio is
+not the noise of a busy machine. peak_rss_mb is the process's peak, lease end
+included. Release chunks are encoded by the window (ext.codec).
 """
 from __future__ import annotations
 
@@ -25,11 +27,7 @@ from ext.window import Window
 from sim.corpus import Corpus
 
 
-def bench_window(root: str, group: str | None = None) -> dict:
-    corpus = Corpus(root)
-    group = group or max(corpus.group_names(), key=lambda g: sum(r.lines for r in corpus.ranges(g)))
-    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
-    chunks = list(corpus.chunks(group))
+def window_pass(chunks, group: str, priorities: dict) -> dict:
     window = Window(group, priorities)
     releases = pending = 0
     gc.disable()          # as the worker runs it: the window's records hold no cycles
@@ -40,8 +38,7 @@ def bench_window(root: str, group: str | None = None) -> dict:
         releases += len(batch["releases"])
         pending += len(batch["pending"])
     range_cpu = time.process_time() - start
-    provisional = 0
-    chunk_bytes = segments = 0
+    provisional = chunk_bytes = segments = 0
     for batch in window.lease_end_batches():
         provisional += len(batch["releases"]) + len(batch["pending"])
         for rec in batch["releases"]:
@@ -49,19 +46,38 @@ def bench_window(root: str, group: str | None = None) -> dict:
             segments += rec["segments"]
     cpu = time.process_time() - start
     gc.enable()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"range_cpu": range_cpu, "cpu": cpu, "headers": window.lines, "releases": releases,
+            "pending": pending, "provisional": provisional, "chunk_bytes": chunk_bytes, "segments": segments,
+            "open_files": window.open_files, "open_releases": window.open_releases}
+
+
+def inflate_pass(chunks) -> float:
     import deflate
 
-    inflate_cpu = 0.0
+    cpu = 0.0
     for chunk in chunks:
         data = chunk.read()
         size = len(scan.inflate(data))
         start = time.process_time()
         deflate.zlib_decompress(data, size)
-        inflate_cpu += time.process_time() - start
-    headers = window.lines
+        cpu += time.process_time() - start
+    return cpu
+
+
+def bench_window(root: str, group: str | None = None, repeat: int = 3) -> dict:
+    corpus = Corpus(root)
+    group = group or max(corpus.group_names(), key=lambda g: sum(r.lines for r in corpus.ranges(g)))
+    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    chunks = list(corpus.chunks(group))
+    runs = [window_pass(chunks, group, priorities) for _ in range(max(1, repeat))]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    inflate_cpu = min(inflate_pass(chunks) for _ in range(max(1, repeat)))
+    best = min(runs, key=lambda r: r["range_cpu"])
+    range_cpu = best["range_cpu"]
+    cpu = min(r["cpu"] for r in runs)
+    headers = best["headers"]
     return {
-        "group": group, "headers": headers, "chunks": len(chunks),
+        "group": group, "headers": headers, "chunks": len(chunks), "repeat": len(runs),
         # the range as a held lease reads it: inflate, scan, window, a batch per chunk
         "cpu_seconds": round(range_cpu, 3),
         "headers_per_cpu_second": round(headers / range_cpu) if range_cpu else None,
@@ -71,10 +87,10 @@ def bench_window(root: str, group: str | None = None) -> dict:
         "lease_end_cpu_seconds": round(cpu - range_cpu, 3),
         "headers_per_cpu_second_with_lease_end": round(headers / cpu) if cpu else None,
         "peak_rss_mb": round(peak, 1),
-        "chunk_bytes_per_segment": round(chunk_bytes / segments, 2) if segments else None,
-        "releases_finished": releases, "pending_finished": pending,
-        "provisional_at_lease_end": provisional,
-        "open_files": window.open_files, "open_releases": window.open_releases,
+        "chunk_bytes_per_segment": round(best["chunk_bytes"] / best["segments"], 2) if best["segments"] else None,
+        "releases_finished": best["releases"], "pending_finished": best["pending"],
+        "provisional_at_lease_end": best["provisional"],
+        "open_files": best["open_files"], "open_releases": best["open_releases"],
     }
 
 
@@ -82,8 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="voyager bench window", description=__doc__.split("\n\n")[0])
     p.add_argument("--corpus", required=True)
     p.add_argument("--group")
+    p.add_argument("--repeat", type=int, default=3, help="passes of each kind; the least CPU counts")
     a = p.parse_args(argv)
-    print(json.dumps(bench_window(a.corpus, a.group)))
+    print(json.dumps(bench_window(a.corpus, a.group, a.repeat)))
     return 0
 
 

@@ -441,3 +441,24 @@ def test_placed_files_wait_on_the_spool_and_come_back_whole():
     out2 = [r for r in w2.flush()["releases"] if r["name"] == "Spooled"]
     assert out1 and [r["chunk"] for r in out1] == [r["chunk"] for r in out2]
     assert [len(segments_of(f["segs"])) for f in out1[0]["file_list"]] == [6, 6]
+
+
+def test_garbage_signatures_samples_and_the_lone_target():
+    stem = "fedcba9876543210fedcba9876543210"
+    p = Poster()
+    t = T0
+    # random-named single files of a tool the rule set knows as garbage in this group ...
+    for i in range(300):
+        p.post(f'"{i:02x}{stem[2:]}.bin" yEnc (1/1)', poster=f"g{i} <g@x>", t=t + i,
+               msgid=f"{i}.garbage@ngPost")
+    # ... and one from another tool: pending, probed through its lone file
+    lone = p.post(f'"{stem}.mkv" yEnc (1/1)', poster="other <o@x>", t=t + 400)
+    p.pad(4000, t + 3600)
+    rules = {"garbage": [{"tool": "ngpost", "group": GROUP}]}
+    out, _ = run(p.lines, rules=rules)
+    assert out["counts"][("garbage", "ngpost")][2] == 300
+    assert 0 < len([s for s in out["samples"] if s["rule"] == "garbage"]) < 20     # about 1%, by key
+    for s in out["samples"]:
+        assert s["file_list"] and int.from_bytes(s["release_key"][:2], "big") % 100 < 1
+    (pend,) = out["pending"]
+    assert pend["candidates"] == [("lone", lone.encode(), 0)]
