@@ -37,6 +37,14 @@ def test_the_nzb_of_a_chunk(conn):
     assert [f.get("subject") for f in files] == [
         '"Café.Show.S01E01.part01.rar" yEnc (1/4)', '"Café.Show.S01E01.part02.rar" yEnc (1/3)',
         '"Café.Show.S01E01.par2" yEnc (1/1)']
+    # an outside, spec-strict parser reads it to the same files and segments
+    import nzb as nzb_pkg
+
+    parsed = nzb_pkg.Nzb.from_str(text)           # (it orders the files its own way)
+    assert {f.name: [(s.number, s.message_id, s.size) for s in f.segments] for f in parsed.files} == \
+        {r["name"]: [(p, m.decode(), b) for p, m, b in segments_of(r["segs"])] for r in rel["file_list"]}
+    assert parsed.meta.passwords == ("s3cret & more",) and parsed.meta.category == "5040"
+    assert parsed.meta.title == "Café.Show.S01E01"
     for f, rec in zip(files, rel["file_list"]):
         assert f.get("poster") == "Up <up@example.com>" and f.get("date") == str(rel["posted_at"])
         assert [g.text for g in f.findall("n:groups/n:group", NS)] == rel["groups"]
