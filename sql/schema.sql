@@ -23,12 +23,49 @@ CREATE SCHEMA voyager;
 
 
 --
+-- Name: count_in; Type: TYPE; Schema: voyager; Owner: -
+--
+
+CREATE TYPE voyager.count_in AS (
+	rule text,
+	key text,
+	articles bigint,
+	files bigint,
+	releases bigint
+);
+
+
+--
 -- Name: lane; Type: TYPE; Schema: voyager; Owner: -
 --
 
 CREATE TYPE voyager.lane AS ENUM (
     'history',
     'tail'
+);
+
+
+--
+-- Name: pending_in; Type: TYPE; Schema: voyager; Owner: -
+--
+
+CREATE TYPE voyager.pending_in AS (
+	release_key bytea,
+	identity_key bytea,
+	name text,
+	poster text,
+	tool text,
+	posted_at bigint,
+	last_posted_at bigint,
+	first_article bigint,
+	last_article bigint,
+	files integer,
+	segments bigint,
+	bytes bigint,
+	file_total integer,
+	complete boolean,
+	finished boolean,
+	candidates jsonb
 );
 
 
@@ -42,6 +79,47 @@ CREATE TYPE voyager.range_status AS ENUM (
     'done',
     'failed',
     'ancient'
+);
+
+
+--
+-- Name: release_in; Type: TYPE; Schema: voyager; Owner: -
+--
+
+CREATE TYPE voyager.release_in AS (
+	release_key bytea,
+	identity_key bytea,
+	name text,
+	source smallint,
+	poster text,
+	groups text[],
+	posted_at bigint,
+	last_posted_at bigint,
+	first_article bigint,
+	last_article bigint,
+	files integer,
+	segments bigint,
+	bytes bigint,
+	file_total integer,
+	complete boolean,
+	has_par2 boolean,
+	finished boolean,
+	edge boolean,
+	chunk bytea,
+	members text[],
+	candidates text[]
+);
+
+
+--
+-- Name: sample_in; Type: TYPE; Schema: voyager; Owner: -
+--
+
+CREATE TYPE voyager.sample_in AS (
+	release_key bytea,
+	rule text,
+	key text,
+	sample jsonb
 );
 
 
@@ -772,6 +850,149 @@ END $$;
 
 
 --
+-- Name: store_batch(uuid, bigint, bigint, bigint, bigint, voyager.release_in[], voyager.pending_in[], voyager.count_in[], voyager.sample_in[], bytea[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_batch(p_token uuid, p_range_id bigint, p_first_article bigint, p_next_article bigint, p_headers bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_counts voyager.count_in[] DEFAULT '{}'::voyager.count_in[], p_samples voyager.sample_in[] DEFAULT '{}'::voyager.sample_in[], p_retracted bytea[] DEFAULT '{}'::bytea[]) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_range voyager.ranges;
+    v_releases integer := 0;
+    v_finished integer := 0;
+    v_pending integer := 0;
+    v_retracted integer := 0;
+    v_bad text;
+BEGIN
+    -- a malformed batch is refused whole, with the first reason
+    SELECT CASE
+             WHEN r.release_key IS NULL OR octet_length(r.release_key) <> 20 THEN 'a release key is not 20 bytes'
+             WHEN r.identity_key IS NULL OR octet_length(r.identity_key) <> 20 THEN 'an identity key is not 20 bytes'
+             WHEN r.name IS NULL OR r.poster IS NULL THEN 'a release has no name or poster'
+             WHEN r.chunk IS NULL THEN 'a release has no chunk'
+             WHEN r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0 THEN 'bad file or segment counts'
+           END INTO v_bad
+      FROM unnest(p_releases) r
+     WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20 OR r.identity_key IS NULL
+        OR octet_length(r.identity_key) <> 20 OR r.name IS NULL OR r.poster IS NULL OR r.chunk IS NULL
+        OR r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0
+     LIMIT 1;
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'batch refused: %', v_bad USING ERRCODE = '22023';
+    END IF;
+    IF (SELECT count(*) <> count(DISTINCT r.release_key) FROM unnest(p_releases) r) THEN
+        RAISE EXCEPTION 'batch refused: a release key twice in one batch' USING ERRCODE = '22023';
+    END IF;
+
+    IF p_next_article IS NOT DISTINCT FROM p_first_article THEN
+        -- a lease end's provisional records: the lease and the resume point checked, nothing moved
+        PERFORM voyager.lease_of(p_token);
+        SELECT * INTO v_range FROM voyager.ranges WHERE id = p_range_id;
+        IF NOT FOUND OR v_range.next_article IS DISTINCT FROM p_first_article
+           OR (SELECT range_id FROM voyager.group_leases WHERE token = p_token) IS DISTINCT FROM p_range_id THEN
+            RAISE EXCEPTION 'batch refused: range % does not resume at % under this lease', p_range_id,
+                p_first_article USING ERRCODE = 'VY003';
+        END IF;
+        IF cardinality(p_counts) > 0 OR cardinality(p_samples) > 0 THEN
+            RAISE EXCEPTION 'batch refused: counts and samples come with articles' USING ERRCODE = '22023';
+        END IF;
+    ELSE
+        v_range := voyager.advance_range(p_token, p_range_id, p_first_article, p_next_article, p_headers);
+    END IF;
+
+    -- posters and group sets by id: what is new is inserted, the rest looked up
+    INSERT INTO voyager.posters (poster)
+    SELECT DISTINCT r.poster FROM unnest(p_releases) r
+        ON CONFLICT (poster) DO NOTHING;
+    INSERT INTO voyager.group_sets (groups)
+    SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
+        ON CONFLICT (groups) DO NOTHING;
+
+    CREATE TEMP TABLE IF NOT EXISTS batch_written (id bigint, release_key bytea, fresh boolean, finished boolean)
+        ON COMMIT DROP;
+    TRUNCATE batch_written;
+    WITH incoming AS (
+        SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
+          FROM unnest(p_releases) r
+          JOIN voyager.posters p ON p.poster = r.poster
+          JOIN voyager.group_sets gs ON gs.groups = ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g)
+    ), written AS (
+        INSERT INTO voyager.releases AS x (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                           settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                           complete, has_par2, edge, release_key, identity_key, name)
+        SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
+               i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
+               i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
+               i.release_key, i.identity_key, i.name
+          FROM incoming i
+            ON CONFLICT (release_key) DO UPDATE
+           SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
+               segments = excluded.segments, bytes = excluded.bytes, settled_at = excluded.settled_at,
+               group_set_id = excluded.group_set_id, file_total = excluded.file_total, files = excluded.files,
+               complete = excluded.complete, has_par2 = excluded.has_par2, edge = excluded.edge
+         WHERE x.settled_at IS NULL              -- a finished release stays as it is
+        RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
+    )
+    INSERT INTO batch_written SELECT * FROM written;
+    SELECT count(*), count(*) FILTER (WHERE finished) INTO v_releases, v_finished FROM batch_written;
+
+    -- chunks: a provisional one is replaced by the record that finishes or rewrites it
+    DELETE FROM voyager.release_chunks c USING batch_written w WHERE c.release_id = w.id AND NOT w.fresh;
+    INSERT INTO voyager.release_chunks (release_id, month, chunk)
+    SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key;
+
+    -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
+    INSERT INTO voyager.release_texts (release_id, kind, text)
+    SELECT w.id, 1, left(r.name, 255) FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+    UNION
+    SELECT w.id, 6, left(m, 255)
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+     CROSS JOIN LATERAL unnest(r.members[1:20]) m
+        ON CONFLICT DO NOTHING;
+
+    -- probe candidates: (kind, message-id, file index) triples
+    INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)
+    SELECT w.id, r.candidates[3 * k + 1], r.candidates[3 * k + 2], r.candidates[3 * k + 3]::integer
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+     CROSS JOIN LATERAL generate_series(0, coalesce(array_length(r.candidates, 1), 0) / 3 - 1) k
+        ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index;
+
+    -- pending releases (decision f): outside the catalog
+    INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
+                                               last_article, segments, bytes, group_id, files, file_total, finished,
+                                               complete, tool, poster, name, candidates)
+    SELECT p.release_key, p.identity_key, to_timestamp(p.posted_at), to_timestamp(p.last_posted_at),
+           p.first_article, p.last_article, p.segments, p.bytes, v_range.group_id, p.files, p.file_total,
+           p.finished, p.complete, p.tool, p.poster, p.name, p.candidates
+      FROM unnest(p_pending) p
+        ON CONFLICT (release_key) DO UPDATE
+       SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
+           segments = excluded.segments, bytes = excluded.bytes, files = excluded.files,
+           file_total = excluded.file_total, finished = excluded.finished, complete = excluded.complete,
+           candidates = excluded.candidates
+     WHERE NOT x.finished;
+    GET DIAGNOSTICS v_pending = ROW_COUNT;
+
+    -- what the rules counted and sampled, by this batch
+    INSERT INTO voyager.rule_counts (range_id, first_article, rule, key, articles, files, releases)
+    SELECT p_range_id, p_first_article, c.rule, c.key, sum(c.articles), sum(c.files), sum(c.releases)
+      FROM unnest(p_counts) c GROUP BY c.rule, c.key;
+    INSERT INTO voyager.rule_samples (range_id, first_article, release_key, rule, key, sample)
+    SELECT p_range_id, p_first_article, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
+        ON CONFLICT DO NOTHING;
+
+    -- a provisional release the rules dropped once it settled
+    DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL;
+    GET DIAGNOSTICS v_retracted = ROW_COUNT;
+
+    RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
+                              'status', v_range.status, 'releases', v_releases, 'finished', v_finished,
+                              'pending', v_pending, 'retracted', v_retracted);
+END $$;
+
+
+--
 -- Name: store_snapshot(uuid, bigint, bytea); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -839,6 +1060,30 @@ CREATE SEQUENCE voyager.group_lease_turns
 
 
 --
+-- Name: group_sets; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.group_sets (
+    id integer NOT NULL,
+    groups text[] NOT NULL
+);
+
+
+--
+-- Name: group_sets_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.group_sets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.group_sets_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: groups; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -900,6 +1145,71 @@ CREATE TABLE voyager.nodes (
 
 
 --
+-- Name: pending_releases; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.pending_releases (
+    release_key bytea NOT NULL,
+    identity_key bytea NOT NULL,
+    posted_at timestamp with time zone,
+    last_posted_at timestamp with time zone,
+    first_article bigint NOT NULL,
+    last_article bigint NOT NULL,
+    segments bigint NOT NULL,
+    bytes bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    group_id integer NOT NULL,
+    files integer NOT NULL,
+    file_total integer,
+    status smallint DEFAULT 0 NOT NULL,
+    finished boolean NOT NULL,
+    complete boolean NOT NULL,
+    tool text NOT NULL,
+    poster text NOT NULL,
+    name text NOT NULL,
+    candidates jsonb NOT NULL,
+    CONSTRAINT pending_releases_release_key_check CHECK ((octet_length(release_key) = 20))
+);
+
+
+--
+-- Name: posters; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.posters (
+    id integer NOT NULL,
+    poster text NOT NULL
+);
+
+
+--
+-- Name: posters_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.posters ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.posters_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: probe_candidates; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.probe_candidates (
+    release_id bigint NOT NULL,
+    kind text NOT NULL,
+    message_id text NOT NULL,
+    file_index integer NOT NULL,
+    CONSTRAINT probe_candidates_kind_check CHECK ((kind = ANY (ARRAY['archive'::text, 'par2'::text, 'lone'::text, '7z-tail'::text])))
+);
+
+
+--
 -- Name: range_batches; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -924,6 +1234,119 @@ ALTER TABLE voyager.ranges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: release_chunks; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_chunks (
+    release_id bigint NOT NULL,
+    month date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    chunk bytea NOT NULL
+)
+PARTITION BY RANGE (month);
+ALTER TABLE ONLY voyager.release_chunks ALTER COLUMN chunk SET STORAGE EXTERNAL;
+
+
+--
+-- Name: release_chunks_default; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_chunks_default (
+    release_id bigint NOT NULL,
+    month date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    chunk bytea NOT NULL
+);
+ALTER TABLE ONLY voyager.release_chunks_default ALTER COLUMN chunk SET STORAGE EXTERNAL;
+
+
+--
+-- Name: release_texts; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_texts (
+    release_id bigint NOT NULL,
+    kind smallint NOT NULL,
+    text text NOT NULL
+);
+
+
+--
+-- Name: releases; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.releases (
+    id bigint NOT NULL,
+    posted_at timestamp with time zone,
+    last_posted_at timestamp with time zone,
+    first_article bigint NOT NULL,
+    last_article bigint NOT NULL,
+    segments bigint NOT NULL,
+    bytes bigint NOT NULL,
+    settled_at timestamp with time zone,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    group_id integer NOT NULL,
+    group_set_id integer NOT NULL,
+    poster_id integer NOT NULL,
+    file_total integer,
+    files integer NOT NULL,
+    category integer,
+    source smallint NOT NULL,
+    complete boolean NOT NULL,
+    has_par2 boolean NOT NULL,
+    edge boolean DEFAULT false NOT NULL,
+    release_key bytea NOT NULL,
+    identity_key bytea NOT NULL,
+    name text NOT NULL,
+    CONSTRAINT releases_identity_key_check CHECK ((octet_length(identity_key) = 20)),
+    CONSTRAINT releases_release_key_check CHECK ((octet_length(release_key) = 20))
+);
+
+
+--
+-- Name: releases_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.releases ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.releases_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: rule_counts; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.rule_counts (
+    range_id bigint NOT NULL,
+    first_article bigint NOT NULL,
+    rule text NOT NULL,
+    key text NOT NULL,
+    articles bigint NOT NULL,
+    files bigint NOT NULL,
+    releases bigint NOT NULL
+);
+
+
+--
+-- Name: rule_samples; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.rule_samples (
+    range_id bigint NOT NULL,
+    first_article bigint NOT NULL,
+    release_key bytea NOT NULL,
+    rule text NOT NULL,
+    key text NOT NULL,
+    sample jsonb NOT NULL
 );
 
 
@@ -1057,6 +1480,13 @@ CREATE VIEW voyager.status_ranges AS
 
 
 --
+-- Name: release_chunks_default; Type: TABLE ATTACH; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_chunks ATTACH PARTITION voyager.release_chunks_default DEFAULT;
+
+
+--
 -- Name: group_dates group_dates_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -1078,6 +1508,22 @@ ALTER TABLE ONLY voyager.group_leases
 
 ALTER TABLE ONLY voyager.group_leases
     ADD CONSTRAINT group_leases_token_key UNIQUE (token);
+
+
+--
+-- Name: group_sets group_sets_groups_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.group_sets
+    ADD CONSTRAINT group_sets_groups_key UNIQUE (groups);
+
+
+--
+-- Name: group_sets group_sets_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.group_sets
+    ADD CONSTRAINT group_sets_pkey PRIMARY KEY (id);
 
 
 --
@@ -1121,6 +1567,38 @@ ALTER TABLE ONLY voyager.nodes
 
 
 --
+-- Name: pending_releases pending_releases_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.pending_releases
+    ADD CONSTRAINT pending_releases_pkey PRIMARY KEY (release_key);
+
+
+--
+-- Name: posters posters_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.posters
+    ADD CONSTRAINT posters_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: posters posters_poster_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.posters
+    ADD CONSTRAINT posters_poster_key UNIQUE (poster);
+
+
+--
+-- Name: probe_candidates probe_candidates_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.probe_candidates
+    ADD CONSTRAINT probe_candidates_pkey PRIMARY KEY (release_id, kind);
+
+
+--
 -- Name: range_batches range_batches_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -1142,6 +1620,62 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.ranges
     ADD CONSTRAINT ranges_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: release_chunks release_chunks_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_chunks
+    ADD CONSTRAINT release_chunks_pkey PRIMARY KEY (month, release_id);
+
+
+--
+-- Name: release_chunks_default release_chunks_default_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_chunks_default
+    ADD CONSTRAINT release_chunks_default_pkey PRIMARY KEY (month, release_id);
+
+
+--
+-- Name: release_texts release_texts_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_texts
+    ADD CONSTRAINT release_texts_pkey PRIMARY KEY (release_id, kind, text);
+
+
+--
+-- Name: releases releases_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: releases releases_release_key_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_release_key_key UNIQUE (release_key);
+
+
+--
+-- Name: rule_counts rule_counts_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.rule_counts
+    ADD CONSTRAINT rule_counts_pkey PRIMARY KEY (range_id, first_article, rule, key);
+
+
+--
+-- Name: rule_samples rule_samples_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.rule_samples
+    ADD CONSTRAINT rule_samples_pkey PRIMARY KEY (range_id, first_article, release_key);
 
 
 --
@@ -1176,6 +1710,13 @@ CREATE INDEX group_leases_free_idx ON voyager.group_leases USING btree (lane, re
 
 
 --
+-- Name: pending_releases_waiting_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases USING btree (created_at) WHERE (status = 0);
+
+
+--
 -- Name: ranges_lane_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -1187,6 +1728,41 @@ CREATE INDEX ranges_lane_idx ON voyager.ranges USING btree (group_id, lane, end_
 --
 
 CREATE INDEX ranges_planned_idx ON voyager.ranges USING btree (group_id, start_article) INCLUDE (end_article, next_article, priority, capture) WHERE (status = 'planned'::voyager.range_status);
+
+
+--
+-- Name: release_texts_trgm_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text voyager.gin_trgm_ops) WITH (fastupdate='on');
+
+
+--
+-- Name: releases_identity_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_identity_idx ON voyager.releases USING btree (identity_key, group_id);
+
+
+--
+-- Name: releases_newest_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_newest_idx ON voyager.releases USING btree (posted_at DESC);
+
+
+--
+-- Name: releases_provisional_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_provisional_idx ON voyager.releases USING btree (id) WHERE (settled_at IS NULL);
+
+
+--
+-- Name: release_chunks_default_pkey; Type: INDEX ATTACH; Schema: voyager; Owner: -
+--
+
+ALTER INDEX voyager.release_chunks_pkey ATTACH PARTITION voyager.release_chunks_default_pkey;
 
 
 --
@@ -1244,6 +1820,22 @@ ALTER TABLE ONLY voyager.group_leases
 
 
 --
+-- Name: pending_releases pending_releases_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.pending_releases
+    ADD CONSTRAINT pending_releases_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
+
+
+--
+-- Name: probe_candidates probe_candidates_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.probe_candidates
+    ADD CONSTRAINT probe_candidates_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
+
+
+--
 -- Name: range_batches range_batches_range_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -1265,6 +1857,54 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.ranges
     ADD CONSTRAINT ranges_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
+
+
+--
+-- Name: release_texts release_texts_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_texts
+    ADD CONSTRAINT release_texts_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
+
+
+--
+-- Name: releases releases_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
+
+
+--
+-- Name: releases releases_group_set_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_group_set_id_fkey FOREIGN KEY (group_set_id) REFERENCES voyager.group_sets(id);
+
+
+--
+-- Name: releases releases_poster_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_poster_id_fkey FOREIGN KEY (poster_id) REFERENCES voyager.posters(id);
+
+
+--
+-- Name: rule_counts rule_counts_range_id_first_article_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.rule_counts
+    ADD CONSTRAINT rule_counts_range_id_first_article_fkey FOREIGN KEY (range_id, first_article) REFERENCES voyager.range_batches(range_id, first_article) ON DELETE CASCADE;
+
+
+--
+-- Name: rule_samples rule_samples_range_id_first_article_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.rule_samples
+    ADD CONSTRAINT rule_samples_range_id_first_article_fkey FOREIGN KEY (range_id, first_article) REFERENCES voyager.range_batches(range_id, first_article) ON DELETE CASCADE;
 
 
 --

@@ -1,0 +1,155 @@
+-- Deploy voyager:function_store_batch to pg
+BEGIN;
+-- One batch of the window into the catalog, in one transaction, under the
+-- group lease: refused unless the lease is current and the batch starts at the
+-- range's resume point (advance_range: VY001/VY002/VY003), so a batch sent
+-- twice or late changes nothing. Keys are deterministic (a redo after a
+-- takeover writes the same ones): a release is inserted once; a provisional
+-- one (settled_at null) is finished or rewritten by a later record of its key
+-- (its chunk replaced); a finished one sent again stays as it is. Returns what
+-- it did, as JSON.
+CREATE FUNCTION voyager.store_batch(
+    p_token uuid, p_range_id bigint, p_first_article bigint, p_next_article bigint, p_headers bigint,
+    p_releases voyager.release_in[] DEFAULT '{}', p_pending voyager.pending_in[] DEFAULT '{}',
+    p_counts voyager.count_in[] DEFAULT '{}', p_samples voyager.sample_in[] DEFAULT '{}',
+    p_retracted bytea[] DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_range voyager.ranges;
+    v_releases integer := 0;
+    v_finished integer := 0;
+    v_pending integer := 0;
+    v_retracted integer := 0;
+    v_bad text;
+BEGIN
+    -- a malformed batch is refused whole, with the first reason
+    SELECT CASE
+             WHEN r.release_key IS NULL OR octet_length(r.release_key) <> 20 THEN 'a release key is not 20 bytes'
+             WHEN r.identity_key IS NULL OR octet_length(r.identity_key) <> 20 THEN 'an identity key is not 20 bytes'
+             WHEN r.name IS NULL OR r.poster IS NULL THEN 'a release has no name or poster'
+             WHEN r.chunk IS NULL THEN 'a release has no chunk'
+             WHEN r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0 THEN 'bad file or segment counts'
+           END INTO v_bad
+      FROM unnest(p_releases) r
+     WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20 OR r.identity_key IS NULL
+        OR octet_length(r.identity_key) <> 20 OR r.name IS NULL OR r.poster IS NULL OR r.chunk IS NULL
+        OR r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0
+     LIMIT 1;
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'batch refused: %', v_bad USING ERRCODE = '22023';
+    END IF;
+    IF (SELECT count(*) <> count(DISTINCT r.release_key) FROM unnest(p_releases) r) THEN
+        RAISE EXCEPTION 'batch refused: a release key twice in one batch' USING ERRCODE = '22023';
+    END IF;
+
+    IF p_next_article IS NOT DISTINCT FROM p_first_article THEN
+        -- a lease end's provisional records: the lease and the resume point checked, nothing moved
+        PERFORM voyager.lease_of(p_token);
+        SELECT * INTO v_range FROM voyager.ranges WHERE id = p_range_id;
+        IF NOT FOUND OR v_range.next_article IS DISTINCT FROM p_first_article
+           OR (SELECT range_id FROM voyager.group_leases WHERE token = p_token) IS DISTINCT FROM p_range_id THEN
+            RAISE EXCEPTION 'batch refused: range % does not resume at % under this lease', p_range_id,
+                p_first_article USING ERRCODE = 'VY003';
+        END IF;
+        IF cardinality(p_counts) > 0 OR cardinality(p_samples) > 0 THEN
+            RAISE EXCEPTION 'batch refused: counts and samples come with articles' USING ERRCODE = '22023';
+        END IF;
+    ELSE
+        v_range := voyager.advance_range(p_token, p_range_id, p_first_article, p_next_article, p_headers);
+    END IF;
+
+    -- posters and group sets by id: what is new is inserted, the rest looked up
+    INSERT INTO voyager.posters (poster)
+    SELECT DISTINCT r.poster FROM unnest(p_releases) r
+        ON CONFLICT (poster) DO NOTHING;
+    INSERT INTO voyager.group_sets (groups)
+    SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
+        ON CONFLICT (groups) DO NOTHING;
+
+    CREATE TEMP TABLE IF NOT EXISTS batch_written (id bigint, release_key bytea, fresh boolean, finished boolean)
+        ON COMMIT DROP;
+    TRUNCATE batch_written;
+    WITH incoming AS (
+        SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
+          FROM unnest(p_releases) r
+          JOIN voyager.posters p ON p.poster = r.poster
+          JOIN voyager.group_sets gs ON gs.groups = ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g)
+    ), written AS (
+        INSERT INTO voyager.releases AS x (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                           settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                           complete, has_par2, edge, release_key, identity_key, name)
+        SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
+               i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
+               i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
+               i.release_key, i.identity_key, i.name
+          FROM incoming i
+            ON CONFLICT (release_key) DO UPDATE
+           SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
+               segments = excluded.segments, bytes = excluded.bytes, settled_at = excluded.settled_at,
+               group_set_id = excluded.group_set_id, file_total = excluded.file_total, files = excluded.files,
+               complete = excluded.complete, has_par2 = excluded.has_par2, edge = excluded.edge
+         WHERE x.settled_at IS NULL              -- a finished release stays as it is
+        RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
+    )
+    INSERT INTO batch_written SELECT * FROM written;
+    SELECT count(*), count(*) FILTER (WHERE finished) INTO v_releases, v_finished FROM batch_written;
+
+    -- chunks: a provisional one is replaced by the record that finishes or rewrites it
+    DELETE FROM voyager.release_chunks c USING batch_written w WHERE c.release_id = w.id AND NOT w.fresh;
+    INSERT INTO voyager.release_chunks (release_id, month, chunk)
+    SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key;
+
+    -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
+    INSERT INTO voyager.release_texts (release_id, kind, text)
+    SELECT w.id, 1, left(r.name, 255) FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+    UNION
+    SELECT w.id, 6, left(m, 255)
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+     CROSS JOIN LATERAL unnest(r.members[1:20]) m
+        ON CONFLICT DO NOTHING;
+
+    -- probe candidates: (kind, message-id, file index) triples
+    INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)
+    SELECT w.id, r.candidates[3 * k + 1], r.candidates[3 * k + 2], r.candidates[3 * k + 3]::integer
+      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+     CROSS JOIN LATERAL generate_series(0, coalesce(array_length(r.candidates, 1), 0) / 3 - 1) k
+        ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index;
+
+    -- pending releases (decision f): outside the catalog
+    INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
+                                               last_article, segments, bytes, group_id, files, file_total, finished,
+                                               complete, tool, poster, name, candidates)
+    SELECT p.release_key, p.identity_key, to_timestamp(p.posted_at), to_timestamp(p.last_posted_at),
+           p.first_article, p.last_article, p.segments, p.bytes, v_range.group_id, p.files, p.file_total,
+           p.finished, p.complete, p.tool, p.poster, p.name, p.candidates
+      FROM unnest(p_pending) p
+        ON CONFLICT (release_key) DO UPDATE
+       SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
+           segments = excluded.segments, bytes = excluded.bytes, files = excluded.files,
+           file_total = excluded.file_total, finished = excluded.finished, complete = excluded.complete,
+           candidates = excluded.candidates
+     WHERE NOT x.finished;
+    GET DIAGNOSTICS v_pending = ROW_COUNT;
+
+    -- what the rules counted and sampled, by this batch
+    INSERT INTO voyager.rule_counts (range_id, first_article, rule, key, articles, files, releases)
+    SELECT p_range_id, p_first_article, c.rule, c.key, sum(c.articles), sum(c.files), sum(c.releases)
+      FROM unnest(p_counts) c GROUP BY c.rule, c.key;
+    INSERT INTO voyager.rule_samples (range_id, first_article, release_key, rule, key, sample)
+    SELECT p_range_id, p_first_article, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
+        ON CONFLICT DO NOTHING;
+
+    -- a provisional release the rules dropped once it settled
+    DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL;
+    GET DIAGNOSTICS v_retracted = ROW_COUNT;
+
+    RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
+                              'status', v_range.status, 'releases', v_releases, 'finished', v_finished,
+                              'pending', v_pending, 'retracted', v_retracted);
+END $$;
+COMMENT ON FUNCTION voyager.store_batch(uuid, bigint, bigint, bigint, bigint, voyager.release_in[],
+    voyager.pending_in[], voyager.count_in[], voyager.sample_in[], bytea[])
+    IS 'Stores one window batch at the range''s resume point, in one transaction; refuses it otherwise';
+COMMIT;

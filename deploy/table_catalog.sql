@@ -1,0 +1,140 @@
+-- Deploy voyager:table_catalog to pg
+-- The catalog the window's batches become (issue 5): slim release rows with
+-- posters and group sets by id, one trigram index over every searchable text,
+-- write-once chunks, pending releases (decision f), probe candidates, and per
+-- batch rule counts and samples (a redone batch replaces its own).
+BEGIN;
+CREATE TABLE voyager.posters (
+    id     integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    poster text NOT NULL UNIQUE
+);
+COMMENT ON TABLE voyager.posters IS 'Each distinct From once; releases refer to it by id';
+
+CREATE TABLE voyager.group_sets (
+    id     integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    groups text[] NOT NULL UNIQUE            -- sorted names
+);
+COMMENT ON TABLE voyager.group_sets IS 'Each distinct combination of groups a release was posted to, once';
+
+CREATE TABLE voyager.releases (
+    id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    posted_at      timestamptz,
+    last_posted_at timestamptz,
+    first_article  bigint NOT NULL,
+    last_article   bigint NOT NULL,
+    segments       bigint NOT NULL,
+    bytes          bigint NOT NULL,
+    settled_at     timestamptz,               -- the finish; null while provisional
+    first_seen_at  timestamptz NOT NULL DEFAULT now(),
+    group_id       integer NOT NULL REFERENCES voyager.groups (id),
+    group_set_id   integer NOT NULL REFERENCES voyager.group_sets (id),
+    poster_id      integer NOT NULL REFERENCES voyager.posters (id),
+    file_total     integer,
+    files          integer NOT NULL,
+    category       integer,
+    source         smallint NOT NULL,         -- 1 subject, 2 post, 3 stem, 4 spot, 5 nzb, 6 album
+    complete       boolean NOT NULL,
+    has_par2       boolean NOT NULL,
+    edge           boolean NOT NULL DEFAULT false,
+    release_key    bytea NOT NULL UNIQUE CHECK (octet_length(release_key) = 20),
+    identity_key   bytea NOT NULL CHECK (octet_length(identity_key) = 20),
+    name           text NOT NULL
+);
+COMMENT ON TABLE voyager.releases IS 'One row per catalog release, 8-byte columns first; written once, finished once';
+CREATE INDEX releases_identity_idx ON voyager.releases (identity_key, group_id);
+CREATE INDEX releases_newest_idx ON voyager.releases (posted_at DESC);
+CREATE INDEX releases_provisional_idx ON voyager.releases (id) WHERE settled_at IS NULL;
+
+CREATE TABLE voyager.release_texts (
+    release_id bigint NOT NULL REFERENCES voyager.releases (id) ON DELETE CASCADE,
+    kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album member
+    text       text NOT NULL,
+    PRIMARY KEY (release_id, kind, text)
+);
+CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin_trgm_ops) WITH (fastupdate = on);
+COMMENT ON TABLE voyager.release_texts IS 'Every searchable string of a release; one trigram index serves every search';
+
+CREATE TABLE voyager.release_chunks (
+    release_id bigint NOT NULL,
+    month      date NOT NULL,                 -- the release's posting month: the partition
+    created_at timestamptz NOT NULL DEFAULT now(),
+    chunk      bytea NOT NULL,                -- ext.codec: files, names, sizes, segment lists
+    PRIMARY KEY (month, release_id)
+) PARTITION BY RANGE (month);
+ALTER TABLE voyager.release_chunks ALTER COLUMN chunk SET STORAGE EXTERNAL;   -- already compressed
+CREATE TABLE voyager.release_chunks_default PARTITION OF voyager.release_chunks DEFAULT;
+COMMENT ON TABLE voyager.release_chunks IS 'Write-once segment lists of releases, partitioned by posting month';
+
+CREATE TABLE voyager.pending_releases (
+    release_key    bytea PRIMARY KEY CHECK (octet_length(release_key) = 20),
+    identity_key   bytea NOT NULL,
+    posted_at      timestamptz,
+    last_posted_at timestamptz,
+    first_article  bigint NOT NULL,
+    last_article   bigint NOT NULL,
+    segments       bigint NOT NULL,
+    bytes          bigint NOT NULL,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    group_id       integer NOT NULL REFERENCES voyager.groups (id),
+    files          integer NOT NULL,
+    file_total     integer,
+    status         smallint NOT NULL DEFAULT 0,   -- 0 waiting, 1 named, 2 discarded, 3 exhausted, 4 named awaiting the move
+    finished       boolean NOT NULL,
+    complete       boolean NOT NULL,
+    tool           text NOT NULL,
+    poster         text NOT NULL,
+    name           text NOT NULL,                 -- the random stem
+    candidates     jsonb NOT NULL                 -- the probe targets [[kind, message-id, file], ...]
+);
+CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases (created_at) WHERE status = 0;
+COMMENT ON TABLE voyager.pending_releases IS 'Releases without a usable name (decision f): no catalog row, no chunk, until phase 2 names them';
+
+CREATE TABLE voyager.probe_candidates (
+    release_id  bigint NOT NULL REFERENCES voyager.releases (id) ON DELETE CASCADE,
+    kind        text NOT NULL CHECK (kind IN ('archive', 'par2', 'lone', '7z-tail')),
+    message_id  text NOT NULL,
+    file_index  integer NOT NULL,
+    PRIMARY KEY (release_id, kind)
+);
+COMMENT ON TABLE voyager.probe_candidates IS 'The articles phase 2 reads per release; claimable once the release is finished';
+
+CREATE TABLE voyager.rule_counts (
+    range_id      bigint NOT NULL,
+    first_article bigint NOT NULL,            -- the batch that counted it
+    rule          text NOT NULL,
+    key           text NOT NULL,
+    articles      bigint NOT NULL,
+    files         bigint NOT NULL,
+    releases      bigint NOT NULL,
+    PRIMARY KEY (range_id, first_article, rule, key),
+    FOREIGN KEY (range_id, first_article) REFERENCES voyager.range_batches (range_id, first_article) ON DELETE CASCADE
+);
+COMMENT ON TABLE voyager.rule_counts IS 'What each rule skipped or dropped, per batch of a range; a redone batch replaces its counts';
+
+CREATE TABLE voyager.rule_samples (
+    range_id      bigint NOT NULL,
+    first_article bigint NOT NULL,
+    release_key   bytea NOT NULL,
+    rule          text NOT NULL,
+    key           text NOT NULL,
+    sample        jsonb NOT NULL,             -- the release with its files, as the window saw it
+    PRIMARY KEY (range_id, first_article, release_key),
+    FOREIGN KEY (range_id, first_article) REFERENCES voyager.range_batches (range_id, first_article) ON DELETE CASCADE
+);
+COMMENT ON TABLE voyager.rule_samples IS '~1% of what each rule dropped, with full file details';
+
+-- What a batch hands store_batch: arrays of these (no call per release).
+CREATE TYPE voyager.release_in AS (
+    release_key bytea, identity_key bytea, name text, source smallint, poster text, groups text[],
+    posted_at bigint, last_posted_at bigint, first_article bigint, last_article bigint, files integer,
+    segments bigint, bytes bigint, file_total integer, complete boolean, has_par2 boolean, finished boolean,
+    edge boolean, chunk bytea, members text[], candidates text[]      -- candidates: kind, message-id, file index, ...
+);
+CREATE TYPE voyager.pending_in AS (
+    release_key bytea, identity_key bytea, name text, poster text, tool text, posted_at bigint,
+    last_posted_at bigint, first_article bigint, last_article bigint, files integer, segments bigint,
+    bytes bigint, file_total integer, complete boolean, finished boolean, candidates jsonb
+);
+CREATE TYPE voyager.count_in AS (rule text, key text, articles bigint, files bigint, releases bigint);
+CREATE TYPE voyager.sample_in AS (release_key bytea, rule text, key text, sample jsonb);
+COMMIT;

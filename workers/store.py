@@ -1,0 +1,56 @@
+"""A window batch into the catalog: one call of voyager.store_batch with
+arrays of composite rows (no call per release)."""
+from __future__ import annotations
+
+import psycopg
+from psycopg.types.composite import CompositeInfo, register_composite
+from psycopg.types.json import Jsonb
+
+from ext.window import segments_of
+
+
+class Store:
+    """Adapts window batches to voyager.store_batch on one connection."""
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn = conn
+        self.types = {}
+        for name in ("release_in", "pending_in", "count_in", "sample_in"):
+            info = CompositeInfo.fetch(conn, f"voyager.{name}")
+            register_composite(info, conn)
+            self.types[name] = info.python_type
+
+    def rows(self, batch: dict) -> tuple[list, list, list, list, list]:
+        R, P, C, S = (self.types[n] for n in ("release_in", "pending_in", "count_in", "sample_in"))
+        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], r["groups"],
+                      r["posted_at"], r["last_posted_at"], r["first_article"], r["last_article"], r["files"],
+                      r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
+                      r["edge"], r["chunk"], r.get("members") or [],
+                      [str(x) if not isinstance(x, bytes) else x.decode("utf-8", "replace")
+                       for c in r["candidates"] for x in c])
+                    for r in batch["releases"]]
+        pending = [P(r["release_key"], r["identity_key"], r["name"], r["poster"], r["tool"], r["posted_at"],
+                     r["last_posted_at"], r["first_article"], r["last_article"], r["files"], r["segments"],
+                     r["bytes"], r["file_total"], r["complete"], r["finished"],
+                     Jsonb([[k, m.decode("utf-8", "replace"), i] for k, m, i in r["candidates"]]))
+                   for r in batch["pending"]]
+        counts = [C(rule, key, a, f, n) for rule, key, a, f, n in batch["counts"]]
+        samples = [S(s["release_key"], s["rule"], s["rule_key"], Jsonb(_sample(s))) for s in batch["samples"]]
+        return releases, pending, counts, samples, list(batch.get("retracted", ()))
+
+    def store(self, token, range_id: int, first_article: int, next_article: int, headers: int,
+              batch: dict) -> dict:
+        releases, pending, counts, samples, retracted = self.rows(batch)
+        return self.conn.execute(
+            "SELECT voyager.store_batch(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (token, range_id, first_article, next_article, headers, releases, pending, counts, samples,
+             retracted),
+        ).fetchone()[0]
+
+
+def _sample(rec: dict) -> dict:
+    return {"name": rec.get("name"), "poster": rec["poster"], "groups": rec["groups"],
+            "posted_at": rec["posted_at"], "files": [
+                {"name": f["name"], "bytes": f["bytes"],
+                 "segments": [[p, m.decode("utf-8", "replace"), b] for p, m, b in segments_of(f["segs"])]}
+                for f in rec["file_list"]]}
