@@ -539,6 +539,31 @@ END $$;
 
 
 --
+-- Name: nzb(bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    r record;
+BEGIN
+    SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
+           rel.category, c.chunk
+      INTO r
+      FROM voyager.releases rel
+      JOIN voyager.posters p ON p.id = rel.poster_id
+      JOIN voyager.group_sets gs ON gs.id = rel.group_set_id
+      JOIN voyager.release_chunks c ON c.release_id = rel.id
+     WHERE rel.id = p_release_id;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category::text, NULL);
+END $$;
+
+
+--
 -- Name: nzb_from_chunk(bytea, text, text, bigint, text[], text, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 

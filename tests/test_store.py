@@ -114,3 +114,27 @@ def test_counts_of_a_redone_batch_are_replaced(conn):
     Store(conn).store(held["token"], rng2["range_id"], 1, len(p.lines) + 1, len(p.lines), batch)
     assert conn.execute("SELECT sum(articles) FROM voyager.rule_counts WHERE rule = 'obfuscated-subject'").fetchone() == (1,)
     assert conn.execute("SELECT count(*) FROM voyager.releases WHERE name = 'Stored.Show.S01E01'").fetchone() == (1,)
+
+
+def test_the_nzb_of_a_stored_release_lists_what_the_window_saw(conn):
+    import time
+
+    import nzb as nzb_pkg
+
+    from ext.window import segments_of
+
+    p = an_upload()
+    token, rng = setup_range(conn, len(p.lines))
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(lines_of(p), len(p.lines))
+    batch = w.take_batch()
+    Store(conn).store(token, rng["range_id"], 1, len(p.lines) + 1, len(p.lines), batch)
+    (rec,) = [r for r in batch["releases"] if r["name"] == "Stored.Show.S01E01"]
+    rid = conn.execute("SELECT id FROM voyager.releases WHERE name = 'Stored.Show.S01E01'").fetchone()[0]
+    started = time.perf_counter()
+    text = conn.execute("SELECT voyager.nzb(%s)", (rid,)).fetchone()[0]
+    assert time.perf_counter() - started < 5
+    parsed = nzb_pkg.Nzb.from_str(text)
+    assert {f.name: [(s.number, s.message_id) for s in f.segments] for f in parsed.files} == \
+        {f["name"]: [(q, m.decode()) for q, m, _b in segments_of(f["segs"])] for f in rec["file_list"]}
+    assert conn.execute("SELECT voyager.nzb(-1)").fetchone()[0] is None
