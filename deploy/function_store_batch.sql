@@ -22,6 +22,7 @@ DECLARE
     v_pending integer := 0;
     v_retracted integer := 0;
     v_bad text;
+    v_count_first bigint;
 BEGIN
     -- a malformed batch is refused whole, with the first reason
     SELECT CASE
@@ -52,11 +53,14 @@ BEGIN
             RAISE EXCEPTION 'batch refused: range % does not resume at % under this lease', p_range_id,
                 p_first_article USING ERRCODE = 'VY003';
         END IF;
-        IF cardinality(p_counts) > 0 OR cardinality(p_samples) > 0 THEN
-            RAISE EXCEPTION 'batch refused: counts and samples come with articles' USING ERRCODE = '22023';
+        -- what rules decide then (the end of the data) counts with the range's last batch
+        SELECT max(b.first_article) INTO v_count_first FROM voyager.range_batches b WHERE b.range_id = p_range_id;
+        IF v_count_first IS NULL AND (cardinality(p_counts) > 0 OR cardinality(p_samples) > 0) THEN
+            RAISE EXCEPTION 'batch refused: counts and samples need a stored batch of the range' USING ERRCODE = '22023';
         END IF;
     ELSE
         v_range := voyager.advance_range(p_token, p_range_id, p_first_article, p_next_article, p_headers);
+        v_count_first := p_first_article;
     END IF;
 
     -- posters and group sets by id: what is new is inserted, the rest looked up
@@ -134,11 +138,14 @@ BEGIN
     GET DIAGNOSTICS v_pending = ROW_COUNT;
 
     -- what the rules counted and sampled, by this batch
-    INSERT INTO voyager.rule_counts (range_id, first_article, rule, key, articles, files, releases)
-    SELECT p_range_id, p_first_article, c.rule, c.key, sum(c.articles), sum(c.files), sum(c.releases)
-      FROM unnest(p_counts) c GROUP BY c.rule, c.key;
+    INSERT INTO voyager.rule_counts AS x (range_id, first_article, rule, key, articles, files, releases)
+    SELECT p_range_id, v_count_first, c.rule, c.key, sum(c.articles), sum(c.files), sum(c.releases)
+      FROM unnest(p_counts) c GROUP BY c.rule, c.key
+        ON CONFLICT (range_id, first_article, rule, key) DO UPDATE
+       SET articles = x.articles + excluded.articles, files = x.files + excluded.files,
+           releases = x.releases + excluded.releases;
     INSERT INTO voyager.rule_samples (range_id, first_article, release_key, rule, key, sample)
-    SELECT p_range_id, p_first_article, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
+    SELECT p_range_id, v_count_first, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
         ON CONFLICT DO NOTHING;
 
     -- a provisional release the rules dropped once it settled

@@ -1369,7 +1369,8 @@ cdef class Window:
 
     def emit_album(self, album):
         members = album["members"]
-        if len(members) == 1:
+        if len(members) == 1:                 # a lone member is the release it was
+            members[0]["chunk"] = release_chunk(members[0])
             self.out_releases.append(members[0])
             return
         first = min(members, key=lambda m: (m["first_article"], m["release_key"]))

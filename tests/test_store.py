@@ -138,3 +138,21 @@ def test_the_nzb_of_a_stored_release_lists_what_the_window_saw(conn):
     assert {f.name: [(s.number, s.message_id) for s in f.segments] for f in parsed.files} == \
         {f["name"]: [(q, m.decode()) for q, m, _b in segments_of(f["segs"])] for f in rec["file_list"]}
     assert conn.execute("SELECT voyager.nzb(-1)").fetchone()[0] is None
+
+
+def test_a_corpus_through_the_database_matches_its_offline_replay(conn, tmp_path):
+    from sim.generate import Options, generate
+    from workers.catalog import catalog_fidelity, catalog_sizes, replay_into_db
+    from workers.replay import fidelity
+
+    out = tmp_path / "c"
+    generate(Options(out=out, seed=17, groups=3, lines=30_000, days=2, range_articles=10_000,
+                     chunk_articles=3_000, bodies=False))
+    done = replay_into_db(conn, out)
+    assert done["headers"] > 29_000
+    stored = catalog_fidelity(conn, out)
+    assert stored == {k: v for k, v in fidelity(out).items() if k in stored}
+    assert stored["release"] >= 0.995 and stored["album"] >= 0.995   # drops: the same as offline, above
+    assert conn.execute("SELECT count(*) FROM voyager.ranges WHERE status NOT IN ('done', 'ancient')").fetchone()[0] == 0
+    sizes = catalog_sizes(conn, done["headers"])
+    assert sizes["chunk_share_of_zstd19_listing"] <= 0.9 and sizes["chunk_share_of_gzipped_nzb"] <= 0.6

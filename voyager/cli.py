@@ -115,6 +115,10 @@ def cmd_bench(args, cfg: Config) -> int:
 
 
 def cmd_replay(args, cfg: Config) -> int:
+    if args.into_db:
+        from workers import catalog
+
+        return catalog.main(args.corpus, cfg.dsn)
     from workers import replay
 
     return replay.main(["--corpus", args.corpus]) or 0
@@ -152,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("replay", help="replay a corpus through the window (offline), with its fidelity")
     rp.add_argument("--corpus", required=True)
+    rp.add_argument("--into-db", action="store_true",
+                    help="through the database: leases, store_batch, then the catalog's fidelity and sizes")
     rp.set_defaults(func=cmd_replay)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")

@@ -462,3 +462,11 @@ def test_garbage_signatures_samples_and_the_lone_target():
         assert s["file_list"] and int.from_bytes(s["release_key"][:2], "big") % 100 < 1
     (pend,) = out["pending"]
     assert pend["candidates"] == [("lone", lone.encode(), 0)]
+
+
+def test_every_written_release_carries_its_chunk(corpus_lines):
+    group, priorities, lines = corpus_lines
+    w = Window(group, priorities)
+    w.feed(b"\r\n".join(lines) + b"\r\n", -1)
+    out = w.take_batch()["releases"] + w.flush()["releases"]
+    assert out and all(isinstance(r["chunk"], bytes) and r["chunk"] for r in out)
