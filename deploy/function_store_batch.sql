@@ -23,6 +23,9 @@ DECLARE
     v_retracted integer := 0;
     v_bad text;
     v_count_first bigint;
+    v_ids bigint[];
+    v_keys bytea[];
+    v_fresh boolean[];
 BEGIN
     -- a malformed batch is refused whole, with the first reason
     SELECT CASE
@@ -71,9 +74,7 @@ BEGIN
     SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
         ON CONFLICT (groups) DO NOTHING;
 
-    CREATE TEMP TABLE IF NOT EXISTS batch_written (id bigint, release_key bytea, fresh boolean, finished boolean)
-        ON COMMIT DROP;
-    TRUNCATE batch_written;
+    -- what was written is kept in arrays (a temp table a call would churn the catalog)
     WITH incoming AS (
         SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
           FROM unnest(p_releases) r
@@ -96,28 +97,32 @@ BEGIN
          WHERE x.settled_at IS NULL              -- a finished release stays as it is
         RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
     )
-    INSERT INTO batch_written SELECT * FROM written;
-    SELECT count(*), count(*) FILTER (WHERE finished) INTO v_releases, v_finished FROM batch_written;
+    SELECT coalesce(array_agg(w.id), '{}'), coalesce(array_agg(w.release_key), '{}'),
+           coalesce(array_agg(w.fresh), '{}'), count(*), count(*) FILTER (WHERE w.finished)
+      INTO v_ids, v_keys, v_fresh, v_releases, v_finished
+      FROM written w;
 
     -- chunks: a provisional one is replaced by the record that finishes or rewrites it
-    DELETE FROM voyager.release_chunks c USING batch_written w WHERE c.release_id = w.id AND NOT w.fresh;
+    DELETE FROM voyager.release_chunks c
+     USING unnest(v_ids, v_fresh) AS w(id, fresh) WHERE c.release_id = w.id AND NOT w.fresh;
     INSERT INTO voyager.release_chunks (release_id, month, chunk)
     SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
-      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key;
+      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key;
 
     -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
     INSERT INTO voyager.release_texts (release_id, kind, text)
-    SELECT w.id, 1, left(r.name, 255) FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+    SELECT w.id, 1, left(r.name, 255)
+      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
     UNION
     SELECT w.id, 6, left(m, 255)
-      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
      CROSS JOIN LATERAL unnest(r.members[1:20]) m
         ON CONFLICT DO NOTHING;
 
     -- probe candidates: (kind, message-id, file index) triples
     INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)
     SELECT w.id, r.candidates[3 * k + 1], r.candidates[3 * k + 2], r.candidates[3 * k + 3]::integer
-      FROM batch_written w JOIN unnest(p_releases) r ON r.release_key = w.release_key
+      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
      CROSS JOIN LATERAL generate_series(0, coalesce(array_length(r.candidates, 1), 0) / 3 - 1) k
         ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index;
 
