@@ -1,5 +1,7 @@
 # The overview-line scanner's C interface, for the window's other modules.
 
+from libc.string cimport memchr
+
 cdef extern from *:
     """
     #include <limits.h>
@@ -38,3 +40,12 @@ cdef struct Line:
 cdef int parse_line(const char* p, Py_ssize_t n, Line* out) noexcept nogil
 cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil
 cdef long long parse_date(const char* p, Py_ssize_t n) noexcept nogil
+
+
+cdef inline Py_ssize_t next_line(const char* p, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end) noexcept nogil:
+    """The line that starts at i: returns where its LF is (n when none), and
+    puts in end where its text stops (before a CR)."""
+    cdef const char* nl = <const char*>memchr(p + i, 10, n - i)
+    cdef Py_ssize_t j = n if nl == NULL else nl - p
+    end[0] = j - 1 if j > i and p[j - 1] == 13 else j
+    return j

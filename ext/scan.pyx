@@ -281,17 +281,12 @@ def scan_chunk(text):
         return [], {}
     cdef const char* p = <const char*>&view[0]
     cdef Py_ssize_t i = 0, j, e
-    cdef const char* nl
     cdef Line ln
     cdef int r
     out = []
     bad = {}
     while i < n:
-        nl = <const char*>memchr(p + i, 10, n - i)
-        j = n if nl == NULL else nl - p
-        e = j
-        if e > i and p[e - 1] == 13:
-            e -= 1
+        j = next_line(p, i, n, &e)
         if e > i:
             r = parse_line(p + i, e - i, &ln)
             if r == OK:

@@ -21,7 +21,7 @@ from libc.stdlib cimport qsort
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 
-from ext.scan cimport Line, parse_fields, parse_date, NO_DATE, OK
+from ext.scan cimport Line, next_line, parse_fields, parse_date, NO_DATE, OK
 
 import hashlib
 import pickle
@@ -970,17 +970,12 @@ cdef class Window:
         cdef const unsigned char[::1] view = text
         cdef Py_ssize_t n = view.shape[0], i = 0, j, e
         cdef const char* p
-        cdef const char* nl
         cdef Line ln
         cdef int r
         if n:
             p = <const char*>&view[0]
             while i < n:
-                nl = <const char*>memchr(p + i, 10, n - i)
-                j = n if nl == NULL else nl - p
-                e = j
-                if e > i and p[e - 1] == 13:
-                    e -= 1
+                j = next_line(p, i, n, &e)
                 if e > i:
                     r = parse_fields(p + i, e - i, &ln)
                     self.lines += 1

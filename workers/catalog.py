@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 from ext import codec, scan
 from ext.window import Window
 from sim.corpus import Corpus
+from workers.replay import score_truth
 from workers.store import Store
 
 HOT_TABLES = ("releases", "release_texts", "posters", "group_sets", "rule_counts", "rule_samples")
@@ -78,30 +79,14 @@ def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "repl
 
 def catalog_fidelity(conn: psycopg.Connection, root: str | Path) -> dict:
     """CORPUS.md's fidelity, read back from the catalog's chunks and pending releases."""
-    release_sets = {}
-    seg_in_catalog = set()
-    for (chunk,) in conn.execute("SELECT chunk FROM voyager.release_chunks"):
-        mids = frozenset(m.decode() for _n, _b, segs in codec.decode(bytes(chunk)) for _p, m, _s in segs)
-        release_sets[mids] = True
-        seg_in_catalog |= mids
-    pending_targets = {}
-    for segments, candidates in conn.execute("SELECT segments, candidates FROM voyager.pending_releases"):
-        for _k, mid, _i in candidates:
-            pending_targets[mid] = segments
-    tally = {k: [0, 0] for k in ("release", "album", "pending", "drop")}
-    for up in Corpus(root).truth():
-        mids = frozenset(s[1] for f in up["files"] for s in f["segments"])
-        kind = up["kind"]
-        if kind in ("release", "album"):
-            ok = mids in release_sets
-        elif kind == "pending":
-            hits = [pending_targets[m] for m in mids if m in pending_targets]
-            ok = bool(hits) and all(h == len(mids) for h in hits)
-        else:
-            ok = not (mids & seg_in_catalog)
-        tally[kind][0] += ok
-        tally[kind][1] += 1
-    return {k: (round(a / n, 4) if n else None) for k, (a, n) in tally.items()}
+    release_sets = {frozenset(m.decode() for _n, _b, segs in codec.decode(bytes(chunk)) for _p, m, _s in segs)
+                    for (chunk,) in conn.execute("SELECT chunk FROM voyager.release_chunks")}
+    pending_targets = {mid: segments
+                       for segments, candidates in conn.execute(
+                           "SELECT segments, candidates FROM voyager.pending_releases")
+                       for _k, mid, _i in candidates}
+    scored = score_truth(root, release_sets, pending_targets)
+    return {k: scored[k] for k in ("release", "album", "pending", "drop")}
 
 
 def catalog_sizes(conn: psycopg.Connection, headers: int) -> dict:

@@ -49,34 +49,38 @@ def replay_corpus(root: str | Path, rules: dict | None = None) -> dict[str, Repl
 
 
 def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict:
-    """CORPUS.md's fidelity of an index against a generated corpus's truth."""
-    corpus = Corpus(root)
+    """CORPUS.md's fidelity of an offline replay against a generated corpus's truth."""
     results = results or replay_corpus(root)
-    release_segments: dict[frozenset, str] = {}
-    seg_owner: dict[str, int] = {}
-    pending_by_target: dict[str, dict] = {}
-    for g, r in results.items():
-        for i, rel in enumerate(r.releases):
-            mids = frozenset(s[1].decode() for f in rel["file_list"] for s in segments_of(f["segs"]))
-            release_segments[mids] = g
-            for m in mids:
-                seg_owner[m] = i
+    release_sets: set[frozenset] = set()
+    pending_targets: dict[str, int] = {}
+    for r in results.values():
+        for rel in r.releases:
+            release_sets.add(frozenset(s[1].decode() for f in rel["file_list"] for s in segments_of(f["segs"])))
         for rel in r.pending:
             # a pending release carries no segment list (decision f), its probe targets do name articles
             for _kind, mid, _file in rel["candidates"]:
-                pending_by_target[mid.decode()] = rel
+                pending_targets[mid.decode()] = rel["segments"]
+    return score_truth(root, release_sets, pending_targets)
+
+
+def score_truth(root: str | Path, release_sets: set[frozenset], pending_targets: dict[str, int]) -> dict:
+    """The truth scored against an index: release_sets, the message-ids of each
+    catalog release; pending_targets, a pending release's segment count by its
+    probe targets' message-ids. The share of each kind where it belongs, the
+    counts, and up to 50 misses a kind."""
+    in_catalog = set().union(*release_sets) if release_sets else set()
     tally = {k: [0, 0] for k in ("release", "album", "pending", "drop")}
     misses: dict[str, list] = {k: [] for k in tally}
-    for up in corpus.truth():
+    for up in Corpus(root).truth():
         kind = up["kind"]
         mids = frozenset(s[1] for f in up["files"] for s in f["segments"])
         if kind in ("release", "album"):
-            ok = mids in release_segments
+            ok = mids in release_sets
         elif kind == "pending":
-            hits = [pending_by_target[m] for m in mids if m in pending_by_target]
-            ok = bool(hits) and all(h["segments"] == len(mids) for h in hits)
+            hits = [pending_targets[m] for m in mids if m in pending_targets]
+            ok = bool(hits) and all(h == len(mids) for h in hits)
         else:
-            ok = not any(m in seg_owner for m in mids)
+            ok = not (mids & in_catalog)
         tally[kind][0] += ok
         tally[kind][1] += 1
         if not ok and len(misses[kind]) < 50:
