@@ -1073,6 +1073,20 @@ $$;
 
 
 --
+-- Name: categories; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.categories (
+    id integer NOT NULL,
+    parent_id integer,
+    name text NOT NULL,
+    CONSTRAINT categories_check CHECK (((parent_id IS NULL) = ((id % 1000) = 0))),
+    CONSTRAINT categories_check1 CHECK (((parent_id IS NULL) OR (parent_id = ((id / 1000) * 1000)))),
+    CONSTRAINT categories_id_check CHECK (((id >= 1000) AND (id <= 9999)))
+);
+
+
+--
 -- Name: group_dates; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -1524,6 +1538,14 @@ ALTER TABLE ONLY voyager.release_chunks ATTACH PARTITION voyager.release_chunks_
 
 
 --
+-- Name: categories categories_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.categories
+    ADD CONSTRAINT categories_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: group_dates group_dates_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -1833,6 +1855,14 @@ CREATE OR REPLACE VIEW voyager.status_groups AS
 
 
 --
+-- Name: categories categories_parent_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.categories
+    ADD CONSTRAINT categories_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES voyager.categories(id);
+
+
+--
 -- Name: group_dates group_dates_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -1902,6 +1932,14 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.release_texts
     ADD CONSTRAINT release_texts_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
+
+
+--
+-- Name: releases releases_category_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.releases
+    ADD CONSTRAINT releases_category_fkey FOREIGN KEY (category) REFERENCES voyager.categories(id);
 
 
 --
