@@ -74,28 +74,35 @@ BEGIN
     SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
         ON CONFLICT (groups) DO NOTHING;
 
-    -- what was written is kept in arrays (a temp table a call would churn the catalog)
+    -- what was written is kept in arrays (a temp table a call would churn the catalog);
+    -- a key is looked up through the hash index, as the exclusion constraint keeps it unique
     WITH incoming AS (
         SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
           FROM unnest(p_releases) r
           JOIN voyager.posters p ON p.poster = r.poster
           JOIN voyager.group_sets gs ON gs.groups = ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g)
-    ), written AS (
-        INSERT INTO voyager.releases AS x (posted_at, last_posted_at, first_article, last_article, segments, bytes,
-                                           settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                           complete, has_par2, edge, release_key, identity_key, name)
+    ), rewritten AS (                         -- a provisional release finished or rewritten
+        UPDATE voyager.releases x
+           SET last_posted_at = to_timestamp(i.last_posted_at), last_article = i.last_article,
+               segments = i.segments, bytes = i.bytes, settled_at = CASE WHEN i.finished THEN now() END,
+               group_set_id = i.group_set_id, file_total = i.file_total, files = i.files,
+               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
+          FROM incoming i
+         WHERE x.release_key = i.release_key AND x.settled_at IS NULL   -- a finished release stays as it is
+        RETURNING x.id, x.release_key, false AS fresh, x.settled_at IS NOT NULL AS finished
+    ), inserted AS (
+        INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                      settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                      complete, has_par2, edge, release_key, identity_key, name)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
                i.release_key, i.identity_key, i.name
           FROM incoming i
-            ON CONFLICT (release_key) DO UPDATE
-           SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
-               segments = excluded.segments, bytes = excluded.bytes, settled_at = excluded.settled_at,
-               group_set_id = excluded.group_set_id, file_total = excluded.file_total, files = excluded.files,
-               complete = excluded.complete, has_par2 = excluded.has_par2, edge = excluded.edge
-         WHERE x.settled_at IS NULL              -- a finished release stays as it is
-        RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
+        RETURNING id, release_key, true AS fresh, settled_at IS NOT NULL AS finished
+    ), written AS (
+        SELECT * FROM rewritten UNION ALL SELECT * FROM inserted
     )
     SELECT coalesce(array_agg(w.id), '{}'), coalesce(array_agg(w.release_key), '{}'),
            coalesce(array_agg(w.fresh), '{}'), count(*), count(*) FILTER (WHERE w.finished)
@@ -109,15 +116,14 @@ BEGIN
     SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
       FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key;
 
-    -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
+    -- texts: the name (kind 1) and an album's members (kind 6, a line each), rewritten with the release
+    DELETE FROM voyager.release_texts t
+     USING unnest(v_ids, v_fresh) AS w(id, fresh) WHERE t.release_id = w.id AND NOT w.fresh AND t.kind IN (1, 6);
     INSERT INTO voyager.release_texts (release_id, kind, text)
-    SELECT w.id, 1, left(r.name, 255)
+    SELECT w.id, k.kind, k.text
       FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-    UNION
-    SELECT w.id, 6, left(m, 255)
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-     CROSS JOIN LATERAL unnest(r.members[1:20]) m
-        ON CONFLICT DO NOTHING;
+     CROSS JOIN LATERAL (VALUES (1::smallint, left(r.name, 255)), (6::smallint, left(r.members, 5400))) k(kind, text)
+     WHERE k.text <> '';
 
     -- probe candidates: (kind, message-id, file index) triples
     INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)

@@ -36,22 +36,27 @@ CREATE TABLE voyager.releases (
     complete       boolean NOT NULL,
     has_par2       boolean NOT NULL,
     edge           boolean NOT NULL DEFAULT false,
-    release_key    bytea NOT NULL UNIQUE CHECK (octet_length(release_key) = 20),
+    release_key    bytea NOT NULL CHECK (octet_length(release_key) = 20),
     identity_key   bytea NOT NULL CHECK (octet_length(identity_key) = 20),
-    name           text NOT NULL
+    name           text NOT NULL,
+    -- one row a key: a hash index (20 B an entry, where a btree over 20-byte keys spends ~50)
+    CONSTRAINT releases_release_key_excl EXCLUDE USING hash (release_key WITH =)
 );
 COMMENT ON TABLE voyager.releases IS 'One row per catalog release, 8-byte columns first; written once, finished once';
-CREATE INDEX releases_identity_idx ON voyager.releases (identity_key, group_id);
+CREATE INDEX releases_identity_idx ON voyager.releases USING hash (identity_key);
 CREATE INDEX releases_newest_idx ON voyager.releases (posted_at DESC);
 CREATE INDEX releases_provisional_idx ON voyager.releases (id) WHERE settled_at IS NULL;
 
+-- A row a release and kind: several strings of one kind (an album's members)
+-- are one text, a line each, so they share their row and their trigrams.
 CREATE TABLE voyager.release_texts (
     release_id bigint NOT NULL REFERENCES voyager.releases (id) ON DELETE CASCADE,
-    kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album member
-    text       text NOT NULL,
-    PRIMARY KEY (release_id, kind, text)
+    kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album members
+    text       text NOT NULL
 );
-CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin_trgm_ops) WITH (fastupdate = on);
+CREATE INDEX release_texts_release_idx ON voyager.release_texts (release_id);
+CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin_trgm_ops)
+    WITH (fastupdate = on, gin_pending_list_limit = 256);   -- kB: a small pending list, so its pages are few and reused
 COMMENT ON TABLE voyager.release_texts IS 'Every searchable string of a release; one trigram index serves every search';
 
 CREATE TABLE voyager.release_chunks (
@@ -128,7 +133,7 @@ CREATE TYPE voyager.release_in AS (
     release_key bytea, identity_key bytea, name text, source smallint, poster text, groups text[],
     posted_at bigint, last_posted_at bigint, first_article bigint, last_article bigint, files integer,
     segments bigint, bytes bigint, file_total integer, complete boolean, has_par2 boolean, finished boolean,
-    edge boolean, chunk bytea, members text[], candidates text[]      -- candidates: kind, message-id, file index, ...
+    edge boolean, chunk bytea, members text, candidates text[]      -- members: a line each; candidates: kind, message-id, file index, ...
 );
 CREATE TYPE voyager.pending_in AS (
     release_key bytea, identity_key bytea, name text, poster text, tool text, posted_at bigint,

@@ -105,13 +105,16 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
+BENCHES = {"window": "workers.bench", "store": "workers.bench_store"}
+
+
 def cmd_bench(args, cfg: Config) -> int:
     """Benchmarks print one JSON line each (`voyager bench window -h`)."""
-    from workers import bench
+    import importlib
 
-    if args.what != "window":
+    if args.what not in BENCHES:
         raise ValueError(f"no benchmark named {args.what}")
-    return bench.main(args.args) or 0
+    return importlib.import_module(BENCHES[args.what]).main(args.args) or 0
 
 
 def cmd_replay(args, cfg: Config) -> int:
@@ -150,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     si.set_defaults(func=cmd_sim)
 
     be = sub.add_parser("bench", help="benchmarks: window", add_help=False)
-    be.add_argument("what", choices=["window"])
+    be.add_argument("what", choices=sorted(BENCHES))
     be.add_argument("args", nargs=argparse.REMAINDER)
     be.set_defaults(func=cmd_bench)
 

@@ -28,12 +28,13 @@ from workers.store import Store
 HOT_TABLES = ("releases", "release_texts", "posters", "group_sets", "rule_counts", "rule_samples")
 
 
-def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "replay") -> dict:
+def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "replay",
+                   store: Store | None = None) -> dict:
     corpus = Corpus(root)
     listing = corpus.groups()
     conn.execute("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(listing),))
     priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(listing, 1)}
-    store = Store(conn)
+    store = store or Store(conn)
     headers = 0
     stored_cpu = 0.0
     stored_groups = set(corpus.group_names())
