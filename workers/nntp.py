@@ -31,7 +31,7 @@ import ssl
 import threading
 import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Iterator, NamedTuple, TypeVar
 
 CRLF = b"\r\n"
@@ -387,6 +387,8 @@ class NntpConnection:
             code, line = self._cmd("MODE READER")
             if code in (400, 502):
                 raise NntpBusy(code, line, "MODE READER")
+            if self.capabilities is not None:
+                self._read_capabilities()     # RFC 3977 5.3: a reader's list differs (INN's does)
         if self.config.user is not None:
             self._authenticate()
             self._read_capabilities()         # RFC 4643 2.5: they may change once authenticated
@@ -521,7 +523,8 @@ class NntpConnection:
                 return b""
             i = buf.find(b"\r\n.\r\n", max(0, scanned - 4))
             if i >= 0:
-                body = bytes(buf[:i + 2])
+                with memoryview(buf) as view:
+                    body = bytes(view[:i + 2])     # one copy (a bytearray slice would be two)
                 del buf[:i + 5]
                 return body
             scanned = len(buf)
@@ -685,11 +688,17 @@ class NntpConnection:
                 if mode is None and use != "plain":
                     continue                   # the next best mode
                 raise
-            if use == "xzver":
-                return self._read_xzver()
-            if self.gzip:
-                return self._read_gzip(self.gzip == "gzip-term")
-            return unstuff(self._read_block())
+            try:
+                if use == "xzver":
+                    return self._read_xzver()
+                if self.gzip:
+                    return self._read_gzip(self.gzip == "gzip-term")
+                return unstuff(self._read_block())
+            except NntpError:
+                raise
+            except BaseException:
+                self.close(quit=False)         # stopped mid-reply: what follows on the wire is unknown
+                raise
 
     def _read_xzver(self) -> bytes:
         text = inflate_any(ydecode(unstuff(self._read_block())))
@@ -718,7 +727,11 @@ class NntpConnection:
         tail = b""
         probed = False
         while True:
-            parts.append(d.decompress(data))
+            try:
+                parts.append(d.decompress(data))
+            except zlib.error as e:
+                self.close(quit=False)         # the rest of the reply cannot be found
+                raise OverviewCutShort(f"compressed reply does not inflate: {e}") from e
             if d.eof:
                 buf += d.unused_data
                 break
@@ -728,27 +741,35 @@ class NntpConnection:
                 data = self._probe_cut()
                 continue
             data = self._recv()
-        text = b"".join(parts)
-        if terminator:
-            if text == b".\r\n":
-                body = b""
-            elif text.endswith(b"\r\n.\r\n"):
-                body = text[:-3]
-            else:
-                raise OverviewCutShort("compressed reply inflates to a partial reply (no terminator)")
-        else:
-            if self._line() != b".":
-                self.close(quit=False)
-                raise NntpProtocolError("compressed reply not followed by its dot line")
-            body = text
-            if body and not body.endswith(CRLF):
-                raise OverviewCutShort("compressed reply inflates to a partial last line")
+        # the wire first (the dot line, the probe's answer), so a partial reply leaves it clean
+        if not terminator and self._line() != b".":
+            self.close(quit=False)
+            raise NntpProtocolError("compressed reply not followed by its dot line")
         if probed:
             line = self._line()
             if not line.startswith(b"111"):
                 self.close(quit=False)
                 raise NntpProtocolError(f"expected the DATE answer, got {line[:80]!r}")
-        return unstuff(body)
+        tail = b""
+        for part in reversed(parts):
+            tail = part[-5:] + tail
+            if len(tail) >= 5:
+                break
+        if terminator:
+            if tail == b".\r\n":
+                return b""
+            if not tail.endswith(b"\r\n.\r\n"):
+                raise OverviewCutShort("compressed reply inflates to a partial reply (no terminator)")
+            cut = 3                            # the dot line goes before the join: no second copy
+            while cut:
+                n = min(cut, len(parts[-1]))
+                parts[-1] = parts[-1][:len(parts[-1]) - n]
+                cut -= n
+                if not parts[-1]:
+                    parts.pop()
+        elif tail and not tail.endswith(CRLF):
+            raise OverviewCutShort("compressed reply inflates to a partial last line")
+        return unstuff(b"".join(parts))
 
     def _probe_cut(self) -> bytes:
         """After a suspected cut: DATE. Raises OverviewCutShort when its answer
@@ -955,6 +976,11 @@ class NntpPool:
         conn = self.acquire(timeout)
         try:
             yield conn
+        except (NntpReplyError, OverviewCutShort):
+            raise                              # answers: the connection is in step
+        except BaseException:
+            conn.close(quit=False)             # anything else may have left a reply half read
+            raise
         finally:
             self.release(conn)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import io
 import json
 import shutil
 import socket
@@ -443,3 +442,23 @@ def test_voyager_plan_reads_list_active_from_the_server(server, corpus, conn, db
         monkeypatch.setenv("VOYAGER_NNTP_TIMEOUT", "2")
         assert main(["plan"]) == 1
     assert "voyager: 127.0.0.1:" in capsys.readouterr().err
+
+
+def test_xzver_payloads_as_providers_send_them():
+    """XZVER carries zlib (the simulator, Astraweb style), raw deflate or
+    gzip; a payload that stops early or fails its CRC is a cut reply."""
+    import gzip
+    import zlib
+    from sim.server import yenc_block
+    from workers.nntp import inflate_any, ydecode
+    text = b"".join(b"%d\tsubject %d\r\n" % (n, n) for n in range(1, 3000))
+    raw = zlib.compressobj(6, zlib.DEFLATED, -15)
+    for payload in (zlib.compress(text), raw.compress(text) + raw.flush(), gzip.compress(text)):
+        assert inflate_any(ydecode(unstuff(yenc_block(payload, "xzver")))) == text
+        with pytest.raises(OverviewCutShort):
+            inflate_any(payload[:len(payload) // 2])
+    block = yenc_block(zlib.compress(text), "xzver")
+    with pytest.raises(OverviewCutShort, match="CRC32"):
+        ydecode(block.replace(b"crc32=", b"crc32=1"))
+    with pytest.raises(OverviewCutShort, match="=yend"):
+        ydecode(block[:len(block) // 2])
