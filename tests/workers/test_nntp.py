@@ -355,7 +355,7 @@ def test_a_connection_the_server_dropped_while_idle_is_reopened(corpus):
 # -- the pool -----------------------------------------------------------------------------------------
 
 def test_pool_stays_within_its_size_and_closes_idle_connections(corpus):
-    with serve(corpus) as h:
+    with serve(corpus, latency=0.05) as h:      # replies take a while: the threads overlap
         jobs = [(TEST, a, b) for a, b in chunk_requests(1, 5000, 500)] * 2 + [(MISC, 4501, 6200)] * 4
         with NntpPool(config(h), size=3, idle_seconds=0.4) as pool:
             results: dict[int, bool] = {}
