@@ -35,7 +35,12 @@ def cmd_db(args, cfg: Config) -> int:
 def cmd_plan(args, cfg: Config) -> int:
     from workers.planner import plan, read_groups_json
 
-    listing = read_groups_json(Path(args.corpus))
+    if args.corpus:
+        listing = read_groups_json(Path(args.corpus))
+    else:
+        from workers.nntp import NntpConfig, list_active
+
+        listing = list_active(NntpConfig.from_env(), args.wildmat)
     with db.connect(cfg) as conn:
         rows = plan(conn, listing, args.wildmat)
     added = sum(1 for r in rows if r[2])
@@ -137,8 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("rest", nargs="*", help="psql: further arguments, after --")
     d.set_defaults(func=cmd_db)
 
-    pl = sub.add_parser("plan", help="plan groups from LIST ACTIVE data")
-    pl.add_argument("--corpus", required=True, help="a corpus folder with groups.json")
+    pl = sub.add_parser("plan", help="plan groups from LIST ACTIVE data (the news server's, or a corpus's)")
+    pl.add_argument("--corpus", help="a corpus folder with groups.json; without it, LIST ACTIVE of VOYAGER_NNTP_HOST")
     pl.add_argument("--wildmat", help="only the groups this RFC 3977 wildmat accepts")
     pl.set_defaults(func=cmd_plan)
 
