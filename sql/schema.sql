@@ -214,6 +214,35 @@ END $$;
 
 
 --
+-- Name: catalog_sizes(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.catalog_sizes() RETURNS TABLE(releases bigint, segments bigint, headers bigint, hot_bytes bigint, chunk_bytes bigint, hot_bytes_per_release numeric, hot_bytes_per_header numeric, chunk_bytes_per_segment numeric, catalog_bytes_per_header numeric, tables jsonb)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH hot AS (
+        SELECT t.name, pg_total_relation_size(format('voyager.%I', t.name)::regclass) AS bytes
+          FROM unnest(ARRAY['releases', 'release_texts', 'posters', 'group_sets', 'rule_counts',
+                            'rule_samples']) AS t(name)
+    ), chunks AS (               -- every partition, its TOAST and indexes
+        SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint AS bytes
+          FROM pg_inherits i WHERE i.inhparent = 'voyager.release_chunks'::regclass
+    ), counts AS (
+        SELECT count(*) AS releases, coalesce(sum(r.segments), 0)::bigint AS segments FROM voyager.releases r
+    ), indexed AS (
+        SELECT coalesce(sum(b.headers), 0)::bigint AS headers FROM voyager.range_batches b
+    )
+    SELECT c.releases, c.segments, ix.headers, (SELECT sum(bytes)::bigint FROM hot), ch.bytes,
+           round((SELECT sum(bytes) FROM hot) / nullif(c.releases, 0), 1),
+           round((SELECT sum(bytes) FROM hot) / nullif(ix.headers, 0), 2),
+           round(ch.bytes::numeric / nullif(c.segments, 0), 2),
+           round(((SELECT sum(bytes) FROM hot) + ch.bytes) / nullif(ix.headers, 0), 2),
+           (SELECT jsonb_object_agg(name, bytes) FROM hot) || jsonb_build_object('release_chunks', ch.bytes)
+      FROM counts c, indexed ix, chunks ch
+$$;
+
+
+--
 -- Name: check_listing(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -269,6 +298,34 @@ BEGIN
     IF FOUND THEN
         RAISE EXCEPTION 'the listing names group % more than once', v_dup USING ERRCODE = '22023';
     END IF;
+END $$;
+
+
+--
+-- Name: chunk_partition(date); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.chunk_partition(p_month date) RETURNS regclass
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_month date := date_trunc('month', p_month)::date;
+    v_name text := format('release_chunks_y%sm%s', to_char(v_month, 'YYYY'), to_char(v_month, 'MM'));
+    v_space text := (SELECT value FROM voyager.settings WHERE name = 'chunks_tablespace');
+    v_rel regclass := to_regclass(format('voyager.%I', v_name));
+BEGIN
+    IF v_rel IS NOT NULL THEN
+        RETURN v_rel;
+    END IF;
+    EXECUTE format('CREATE TABLE voyager.%I (LIKE voyager.release_chunks INCLUDING ALL)%s', v_name,
+                   CASE WHEN coalesce(v_space, '') <> '' THEN format(' TABLESPACE %I', v_space) ELSE '' END);
+    -- the month's rows leave the default first, or attaching it would fail
+    EXECUTE format('WITH moved AS (DELETE FROM voyager.release_chunks_default WHERE month >= %L AND month < %L '
+                   'RETURNING *) INSERT INTO voyager.%I SELECT * FROM moved',
+                   v_month, (v_month + interval '1 month')::date, v_name);
+    EXECUTE format('ALTER TABLE voyager.release_chunks ATTACH PARTITION voyager.%I FOR VALUES FROM (%L) TO (%L)',
+                   v_name, v_month, (v_month + interval '1 month')::date);
+    RETURN format('voyager.%I', v_name)::regclass;
 END $$;
 
 
@@ -456,6 +513,32 @@ BEGIN
             USING ERRCODE = 'VY001', HINT = 'Lease the group again with voyager.lease_group().';
     END IF;
     RETURN v;
+END $$;
+
+
+--
+-- Name: maintain_chunk_partitions(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.maintain_chunk_partitions(p_ahead_months integer DEFAULT 1) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_month date;
+    v_made integer := 0;
+    v_before integer := (SELECT count(*) FROM pg_inherits WHERE inhparent = 'voyager.release_chunks'::regclass);
+BEGIN
+    FOR v_month IN
+        SELECT DISTINCT c.month FROM voyager.release_chunks_default c
+        UNION
+        SELECT (date_trunc('month', now()) + make_interval(months => k))::date
+          FROM generate_series(0, p_ahead_months) k
+        ORDER BY 1
+    LOOP
+        PERFORM voyager.chunk_partition(v_month);
+    END LOOP;
+    v_made := (SELECT count(*) FROM pg_inherits WHERE inhparent = 'voyager.release_chunks'::regclass) - v_before;
+    RETURN v_made;
 END $$;
 
 
@@ -855,6 +938,32 @@ BEGIN
         RAISE EXCEPTION 'unknown setting %', p_name USING ERRCODE = '22023';
     END IF;
     RETURN v::bigint;
+END $$;
+
+
+--
+-- Name: settle_complete(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.settle_complete(p_limit integer DEFAULT 10000) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_settled integer;
+BEGIN
+    -- SKIP LOCKED: a row a store_batch is finishing right now is its to finish
+    WITH due AS (
+        SELECT r.id FROM voyager.releases r
+         WHERE r.settled_at IS NULL AND r.complete
+           AND coalesce(r.last_posted_at, r.posted_at)
+               < now() - make_interval(mins => voyager.setting_int('settle_quiet_minutes')::integer)
+         ORDER BY r.id
+         LIMIT p_limit
+           FOR UPDATE SKIP LOCKED
+    )
+    UPDATE voyager.releases r SET settled_at = now(), edge = false FROM due WHERE r.id = due.id;
+    GET DIAGNOSTICS v_settled = ROW_COUNT;
+    RETURN v_settled;
 END $$;
 
 
