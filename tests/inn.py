@@ -34,9 +34,10 @@ scores an index of the INN server exactly as it scores a replay of the
 corpus; truth_partial.jsonl the entries only some of whose segments were
 accepted (their `files` cut to the accepted segments, `complete` false,
 `posted_segments`/`corpus_segments` added), which a comparison leaves out;
-groups.json the groups as INN's active file has them, with the corpus's
-priorities (the owner rule); accepted.txt the accepted message-ids (without
-<>) in posting order; posted.json the counts. Overview fields that INN makes
+groups.json the groups as INN's LIST ACTIVE has them (CORPUS.md's rows),
+with the corpus's priorities (the owner rule); accepted.txt the accepted message-ids (without
+<>) in posting order; posted.json the counts. These describe one
+post_corpus call. Overview fields that INN makes
 itself differ from the corpus: the article numbers, Xref, and :bytes/:lines
 (from the body posted). Lines the corpus made malformed on purpose (no
 Message-ID, an unparseable Date, missing fields) are skipped and counted; an
@@ -89,7 +90,8 @@ def ensure_inn(install: bool = True) -> None:
         raise InnUnavailable("INN is not installed, and installing it needs root")
     proc = subprocess.run(["bash", str(SETUP_SCRIPT)], capture_output=True, text=True, timeout=900)
     if proc.returncode != 0 or not inn_installed():
-        raise InnUnavailable(f"scripts/setup_inn.sh failed ({proc.returncode}):\n"
+        raise InnUnavailable(f"scripts/setup_inn.sh exited {proc.returncode} and left {NEWSBIN}/innd, "
+                             f"nnrpd, ctlinnd or makedbz missing:\n"
                              f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
 
 
@@ -100,6 +102,25 @@ def inn_version() -> str:
                               text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+def _parent_death_signal():
+    """A preexec_fn that has the kernel SIGKILL the daemon if the process that
+    started it dies without stopping it (a test run killed hard), or None
+    where prctl is not to be had. The daemons run in the foreground (innd -d,
+    nnrpd -D -f), so the signal reaches the very processes started; nnrpd's
+    per-connection children end with their connections. (The signal follows
+    the starting thread: start InnServer from a thread that outlives it.)"""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+    def preexec() -> None:
+        prctl(1, int(signal.SIGKILL), 0, 0, 0)      # PR_SET_PDEATHSIG
+    return preexec
 
 
 def free_port(host: str = HOST) -> int:
@@ -175,6 +196,13 @@ class InnServer:
             return {}
         _u, _g, uid, gid = self._user()
         return {"user": uid, "group": gid, "extra_groups": []}
+
+    def _daemon_kw(self) -> dict:
+        kw = self._popen_kw()
+        preexec = _parent_death_signal()
+        if preexec is not None:
+            kw["preexec_fn"] = preexec
+        return kw
 
     def _reachable(self, path: Path) -> bool:
         """Whether the daemons' user can reach (and so use) `path`."""
@@ -303,6 +331,8 @@ class InnServer:
 
     # -- start and stop --------------------------------------------------------------
     def start(self) -> "InnServer":
+        if self._innd is not None or self._nnrpd is not None:
+            raise RuntimeError("this InnServer is already started")
         ensure_inn(self.install)
         self._build()
         log_innd = open(self.root / "log" / "innd.out", "wb")
@@ -313,13 +343,13 @@ class InnServer:
         self._innd = subprocess.Popen(
             [str(NEWSBIN / "innd"), "-d", "-N", "-u", "-c", "0", "-P", str(self.feeder_port)],
             env=self._env(), cwd=self.root, stdin=subprocess.DEVNULL, stdout=log_innd,
-            stderr=subprocess.STDOUT, start_new_session=True, **self._popen_kw())
+            stderr=subprocess.STDOUT, start_new_session=True, **self._daemon_kw())
         # -D -f: a standalone daemon in the foreground, a child per connection;
         # -n: no reverse lookups
         self._nnrpd = subprocess.Popen(
             [str(NEWSBIN / "nnrpd"), "-D", "-f", "-n", "-p", str(self.reader_port), "-b", self.host],
             env=self._env(), cwd=self.root, stdin=subprocess.DEVNULL, stdout=log_nnrpd,
-            stderr=subprocess.STDOUT, start_new_session=True, **self._popen_kw())
+            stderr=subprocess.STDOUT, start_new_session=True, **self._daemon_kw())
         deadline = time.monotonic() + self.start_timeout
         for port, proc, name in ((self.feeder_port, self._innd, "innd"),
                                  (self.reader_port, self._nnrpd, "nnrpd")):
@@ -1021,7 +1051,7 @@ def write_posted_truth(corpus, res: PostResult, out: Path, inn: InnServer | None
     else:
         active = {g: (1, n) for g, n in res.per_group.items()}
     for name, (low, high) in active.items():
-        row = {"name": name, "low": low, "high": high, "articles": res.per_group.get(name, 0)}
+        row = {"name": name, "low": low, "high": high}
         if prio.get(name) is not None:
             row["priority"] = prio[name]
         groups.append(row)
