@@ -22,6 +22,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   # plpython3 must match the server's minor version, so both come together.
   $sudo_ apt-get install -y -q "${APT_PACKAGES[@]}"
 fi
+# INN 2, the real news server the tests index (its own script: Debian's postinst needs care)
+bash scripts/setup_inn.sh
 
 # The virtualenv: Python 3.11 (the brief's version), rebuilt when pyproject changes.
 py=${VOYAGER_PYTHON:-}
