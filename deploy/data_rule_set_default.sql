@@ -10,6 +10,8 @@ SELECT 1, '{"garbage": [], "dropped_posters": [],
          "sample_percent": 1}'::jsonb, 'default: the window''s built-in rules'
  WHERE NOT EXISTS (SELECT 1 FROM voyager.rule_sets WHERE version = 1);
 -- later versions from the sequence
-SELECT setval(pg_get_serial_sequence('voyager.rule_sets', 'version'),
-              greatest(1, (SELECT max(version) FROM voyager.rule_sets)));
+DO $$ BEGIN
+    PERFORM setval(pg_get_serial_sequence('voyager.rule_sets', 'version'),
+                   greatest(1, (SELECT max(version) FROM voyager.rule_sets)));
+END $$;
 COMMIT;

@@ -13,4 +13,5 @@ DROP TABLE voyager.release_texts;
 DROP TABLE voyager.releases;
 DROP TABLE voyager.group_sets;
 DROP TABLE voyager.posters;
+DROP FUNCTION voyager.is_group_set(text[]);
 COMMIT;

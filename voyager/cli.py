@@ -123,13 +123,14 @@ def cmd_bench(args, cfg: Config) -> int:
 
 
 def cmd_replay(args, cfg: Config) -> int:
-    if args.into_db:
-        from workers import catalog
+    """Offline through the window (`--window-only`), or through the database's leases and store."""
+    if args.window_only:
+        from workers import replay
 
-        return catalog.main(args.corpus, cfg.dsn)
-    from workers import replay
+        return replay.main(args.rest) or 0
+    from workers import catalog
 
-    return replay.main(["--corpus", args.corpus]) or 0
+    return catalog.main(args.rest) or 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,10 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     be.add_argument("args", nargs=argparse.REMAINDER)
     be.set_defaults(func=cmd_bench)
 
-    rp = sub.add_parser("replay", help="replay a corpus through the window (offline), with its fidelity")
-    rp.add_argument("--corpus", required=True)
-    rp.add_argument("--into-db", action="store_true",
-                    help="through the database: leases, store_batch, then the catalog's fidelity and sizes")
+    rp = sub.add_parser("replay", add_help=False,
+                        help="replay a corpus: into a _replay database (default) or --window-only offline")
+    rp.add_argument("--window-only", action="store_true")
+    rp.add_argument("--into-db", action="store_true", help=argparse.SUPPRESS)   # the default; kept for scripts
+    rp.add_argument("rest", nargs=argparse.REMAINDER)
     rp.set_defaults(func=cmd_replay)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
@@ -174,7 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "replay":       # replay hands its options on whole
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "replay":
+        args.rest = extra + args.rest
     cfg = Config.from_env()
     try:
         return args.func(args, cfg) or 0

@@ -22,7 +22,7 @@ class Store:
 
     def rows(self, batch: dict) -> tuple[list, list, list, list, list]:
         R, P, C, S = (self.types[n] for n in ("release_in", "pending_in", "count_in", "sample_in"))
-        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], r["groups"],
+        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], sorted(set(r["groups"])),
                       r["posted_at"], r["last_posted_at"], r["first_article"], r["last_article"], r["files"],
                       r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
                       r["edge"], r["chunk"], _members(r.get("members")),
