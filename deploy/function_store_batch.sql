@@ -99,11 +99,11 @@ BEGIN
     ), inserted AS (
         INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                       settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                      complete, has_par2, edge, release_key, identity_key, name)
+                                      complete, has_par2, edge, release_key, identity_key, name, category)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
-               i.release_key, i.identity_key, i.name
+               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
           FROM incoming i
          WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
         RETURNING id, release_key, settled_at IS NOT NULL AS finished
