@@ -2,11 +2,14 @@
 -- The account's connection budget, handed out by the database. A worker process
 -- claims what it wants for a role and gets what it may hold now; it renews the
 -- claim (the same call) well within nntp_claim_ttl_seconds and follows the answer.
+-- p_held: what it still has open; a shrinking claimant's row keeps counting the
+-- connections it has not closed yet, so nobody else opens them before it closed.
 -- Every claimant locks every nntp_shares row (FOR UPDATE, in role order) before
 -- reading the sums, so claims are serialized across processes and machines: the
 -- sum over live claims never exceeds the account's limit.
 BEGIN;
-CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer)
+CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer,
+                                   p_held integer DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -69,13 +72,14 @@ BEGIN
     v_grant := greatest(0, least(v_grant, p_limit - v_others));
 
     INSERT INTO voyager.nntp_claims AS c (node, role, connections, want, claimed_at, expires_at)
-    VALUES (p_node, p_role, v_grant, p_want, now(), now() + v_ttl)
+    VALUES (p_node, p_role, greatest(v_grant, least(coalesce(p_held, 0), p_limit - v_others)), p_want,
+            now(), now() + v_ttl)
         ON CONFLICT (node, role) DO UPDATE
        SET connections = excluded.connections, want = excluded.want, claimed_at = excluded.claimed_at,
            expires_at = excluded.expires_at;
     RETURN v_grant;
 END $$;
-COMMENT ON FUNCTION voyager.nntp_claim(text, text, integer, integer)
+COMMENT ON FUNCTION voyager.nntp_claim(text, text, integer, integer, integer)
     IS 'Claims (or renews) a node''s NNTP connections for a role within the account''s limit; returns how many it may hold now';
 
 CREATE FUNCTION voyager.nntp_release(p_node text, p_role text DEFAULT NULL) RETURNS integer

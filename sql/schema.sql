@@ -539,10 +539,10 @@ END $$;
 
 
 --
--- Name: nntp_claim(text, text, integer, integer); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: nntp_claim(text, text, integer, integer, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer) RETURNS integer
+CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer, p_held integer DEFAULT NULL::integer) RETURNS integer
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -605,7 +605,8 @@ BEGIN
     v_grant := greatest(0, least(v_grant, p_limit - v_others));
 
     INSERT INTO voyager.nntp_claims AS c (node, role, connections, want, claimed_at, expires_at)
-    VALUES (p_node, p_role, v_grant, p_want, now(), now() + v_ttl)
+    VALUES (p_node, p_role, greatest(v_grant, least(coalesce(p_held, 0), p_limit - v_others)), p_want,
+            now(), now() + v_ttl)
         ON CONFLICT (node, role) DO UPDATE
        SET connections = excluded.connections, want = excluded.want, claimed_at = excluded.claimed_at,
            expires_at = excluded.expires_at;

@@ -122,6 +122,13 @@ def cmd_bench(args, cfg: Config) -> int:
     return importlib.import_module(BENCHES[args.what]).main(args.args) or 0
 
 
+def cmd_worker(args, cfg: Config) -> int:
+    """Index: `voyager worker -h`."""
+    from workers import worker
+
+    return worker.main(args.args) or 0
+
+
 def cmd_replay(args, cfg: Config) -> int:
     if args.into_db:
         from workers import catalog
@@ -168,12 +175,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="through the database: leases, store_batch, then the catalog's fidelity and sizes")
     rp.set_defaults(func=cmd_replay)
 
+    wk = sub.add_parser("worker", help="index: lease groups, fetch, run the window, store (`voyager worker -h`)",
+                        add_help=False)
+    wk.add_argument("args", nargs=argparse.REMAINDER)
+    wk.set_defaults(func=cmd_worker)
+
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["worker"]:            # its options are its own (`voyager worker -h`)
+        from workers import worker
+
+        return worker.main(argv[1:]) or 0
     args = build_parser().parse_args(argv)
     cfg = Config.from_env()
     try:
