@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 import psycopg
@@ -154,7 +155,7 @@ class Keeper(threading.Thread):
         if self.pool is None:
             self.claimed.set()
             return
-        got = conn.execute("SELECT voyager.nntp_claim(%s, 'headers', %s, %s, %s)",
+        got = conn.execute("SELECT voyager.nntp_claim(%s, 'headers', %s::integer, %s::integer, %s::integer)",
                            (self.node, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
         if got != self.granted:
             log.info("%s: %d NNTP connections granted (wanted %d)", self.node, got, self.want)
@@ -176,8 +177,10 @@ class Keeper(threading.Thread):
                     except psycopg.Error as e:
                         if e.sqlstate == LEASE_LOST and token == self.token:
                             self.lost = True
-            except psycopg.OperationalError as e:
+            except Exception as e:                 # the keeper must not die: log, reconnect, go on
                 log.warning("keeper: %s", e)
+                if conn is not None and not conn.closed:
+                    conn.close()
                 conn = None
             self.stop_event.wait(self.every)
         if conn is not None and not conn.closed:
@@ -376,7 +379,14 @@ class LaneWorker:
             while True:
                 fut = self.fetcher.ensure(name, a, b)
                 try:
-                    data = fut.result().read_bytes()
+                    while True:
+                        try:
+                            path = fut.result(timeout=1.0)
+                            break
+                        except FutureTimeout:
+                            if self.stopping or self.keeper.lost:
+                                return            # the batch in hand is stored; the lease end follows
+                    data = path.read_bytes()
                     break
                 except Exception as e:          # cut short, dropped, refused: that chunk again
                     tries += 1
@@ -491,11 +501,12 @@ def main(argv: list[str] | None = None) -> int:
     for c in children:
         while True:
             try:
-                rc = max(rc, c.wait())
+                code = c.wait()
+                rc = rc or code        # the first failure (a signal's negative code included)
                 break
             except InterruptedError:   # pragma: no cover
                 continue
-    return rc
+    return 1 if rc else 0
 
 
 if __name__ == "__main__":
