@@ -133,13 +133,14 @@ def test_a_killed_worker_is_taken_over_and_the_catalog_is_the_same(corpus, refer
         while time.monotonic() < deadline:       # mid-range, after a snapshot
             n = conn.execute("SELECT count(*) FROM voyager.snapshots").fetchone()[0]
             mid = conn.execute("SELECT count(*) FROM voyager.ranges WHERE status = 'leased' "
-                               "AND next_article > start_article").fetchone()[0]
+                               "AND next_article > start_article AND next_article <= end_article - %s",
+                               (2 * CHUNK,)).fetchone()[0]
             if n and mid:
                 break
             time.sleep(0.02)
         os.killpg(a.pid, signal.SIGKILL)
         a.communicate()
-        assert conn.execute("SELECT count(*) FROM voyager.ranges WHERE status = 'leased'").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM voyager.group_leases WHERE token IS NOT NULL").fetchone()[0] == 1
         b = worker(tmp_path, pooled_dsn, srv.port, "--until-idle", node="b")
         finish(b)
     assert conn.execute("SELECT sum(takeovers) FROM voyager.group_leases").fetchone()[0] == 1
