@@ -62,36 +62,92 @@ def cmd_status(args, cfg: Config) -> int:
     return 0
 
 
+DEMO = dict(seed=1, groups=6, lines=2_500_000, days=3, range_articles=500_000, chunk_articles=50_000)
+
+
 def demo_corpus(cfg: Config) -> Path:
-    """The embedded default's corpus: generated once under $VOYAGER_HOME."""
+    """The embedded default's corpus: generated once under $VOYAGER_HOME
+    (regenerated only when its parameters change)."""
     from sim.generate import Options, generate
 
     out = cfg.home / "corpus"
-    if not (out / "truth.jsonl").exists():
+    marker = out / ".demo.json"
+    wanted = json.dumps(DEMO, sort_keys=True)
+    if not (out / "truth.jsonl").exists() or not marker.exists() or marker.read_text() != wanted:
         import shutil
 
         shutil.rmtree(out, ignore_errors=True)
-        print(f"generating the demo corpus in {out}")
-        summary = generate(Options(out=out, seed=1, groups=6, lines=300_000, days=3,
-                                   range_articles=50_000, chunk_articles=10_000))
-        print(json.dumps(summary))
+        print(f"generating the demo corpus in {out} (once)", flush=True)
+        summary = generate(Options(out=out, bodies=False, **DEMO))
+        print(json.dumps(summary), flush=True)
+        marker.write_text(wanted)
     return out
 
 
 def cmd_demo(args, cfg: Config) -> int:
-    """The main job on the embedded default. At this stage: the database, the
-    schema, a generated corpus (the simulated Usenet), a plan of its groups,
-    and the status."""
+    """The main job on the embedded default: the database and pgbouncer, a
+    generated corpus served by the simulator, the plan from its LIST ACTIVE,
+    workers until idle, then the status and the fidelity against the truth.
+    Idempotent: a second run finds everything indexed and says so."""
+    import socket
+    import subprocess
+    import time
+
     db.up(cfg)
     corpus = demo_corpus(cfg)
     from sim.stats import corpus_stats
 
     print(json.dumps({"corpus": str(corpus), **{k: v for k, v in corpus_stats(corpus).items()
-                                                 if k.startswith("share") or k.endswith("per_line")}}))
-    args.corpus, args.wildmat = str(corpus), None
-    cmd_plan(args, cfg)
+                                                 if k.startswith("share") or k.endswith("per_line")}}), flush=True)
+    with db.connect(cfg) as conn:
+        if not conn.execute("SELECT count(*) FROM voyager.groups").fetchone()[0]:
+            # the corpus's grid, before the first plan
+            for name in ("range_articles", "chunk_articles"):
+                conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(DEMO[name]), name))
+    port = int(os.environ.get("VOYAGER_DEMO_NNTP_PORT") or 0)
+    if not port:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+    log = open(cfg.home / "sim-demo.log", "ab")
+    sim = subprocess.Popen([sys.executable, "-m", "sim.server", "--corpus", str(corpus), "--port", str(port)],
+                           stdout=log, stderr=log, cwd=PROJECT_ROOT)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        os.environ.update(VOYAGER_NNTP_HOST="127.0.0.1", VOYAGER_NNTP_PORT=str(port))
+        os.environ.setdefault("VOYAGER_NNTP_CONNECTIONS", "8")
+        args.corpus, args.wildmat = None, None
+        cmd_plan(args, cfg)                        # LIST ACTIVE of the simulator
+        t0 = time.monotonic()
+        threads = os.environ.get("VOYAGER_DEMO_THREADS", "2")
+        rc = subprocess.call([sys.executable, "-m", "workers.worker", "--threads", threads, "--until-idle",
+                              "--flush-at-end", "--node", "demo"], cwd=PROJECT_ROOT)
+        wall = time.monotonic() - t0
+        if rc:
+            raise RuntimeError(f"the workers exited with {rc}")
+    finally:
+        sim.terminate()
+        sim.wait(10)
+        log.close()
     args.limit = 50
-    return cmd_status(args, cfg)
+    cmd_status(args, cfg)
+    from workers.catalog import catalog_fidelity
+
+    with db.connect(cfg) as conn:
+        headers, releases = conn.execute(
+            "SELECT (SELECT coalesce(sum(headers), 0) FROM voyager.ranges), "
+            "(SELECT count(*) FROM voyager.releases)").fetchone()
+        print(json.dumps({"headers_indexed": int(headers), "releases": releases,
+                          "workers_wall_seconds": round(wall, 1),
+                          "fidelity": catalog_fidelity(conn, corpus)}), flush=True)
+    print(f"look: `voyager status`, `voyager db psql` (voyager.releases, voyager.status_ranges, "
+          f"voyager.nntp_claims), the simulator's log {cfg.home / 'sim-demo.log'}, the spool {cfg.home / 'spool'}")
+    return 0
 
 
 SIM_VERBS = {
@@ -110,7 +166,7 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
-BENCHES = {"window": "workers.bench", "store": "workers.bench_store"}
+BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "e2e": "workers.bench_e2e"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
@@ -120,6 +176,13 @@ def cmd_bench(args, cfg: Config) -> int:
     if args.what not in BENCHES:
         raise ValueError(f"no benchmark named {args.what}")
     return importlib.import_module(BENCHES[args.what]).main(args.args) or 0
+
+
+def cmd_worker(args, cfg: Config) -> int:
+    """Index: `voyager worker -h`."""
+    from workers import worker
+
+    return worker.main(args.args) or 0
 
 
 def cmd_replay(args, cfg: Config) -> int:
@@ -170,12 +233,22 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("rest", nargs=argparse.REMAINDER)
     rp.set_defaults(func=cmd_replay)
 
+    wk = sub.add_parser("worker", help="index: lease groups, fetch, run the window, store (`voyager worker -h`)",
+                        add_help=False)
+    wk.add_argument("args", nargs=argparse.REMAINDER)
+    wk.set_defaults(func=cmd_worker)
+
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["worker"]:            # its options are its own (`voyager worker -h`)
+        from workers import worker
+
+        return worker.main(argv[1:]) or 0
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "replay":       # replay hands its options on whole

@@ -936,7 +936,7 @@ class NntpPool:
     def __init__(self, config: NntpConfig | None = None, size: int | None = None,
                  idle_seconds: float | None = None):
         self.config = config or NntpConfig.from_env()
-        self.size = size or self.config.connections
+        self.size = self.config.connections if size is None else size
         self.idle_seconds = self.config.idle_seconds if idle_seconds is None else idle_seconds
         self._all: list[NntpConnection] = []
         self._idle: list[NntpConnection] = []       # the most recently used last
@@ -968,6 +968,11 @@ class NntpPool:
             if self._closed:
                 conn.close()
                 return
+            if len(self._all) > self.size and conn in self._all:
+                self._all.remove(conn)             # the pool was shrunk while it worked
+                self._cond.notify_all()
+                conn.close()
+                return
             self._idle.append(conn)
             self._cond.notify_all()
 
@@ -987,6 +992,22 @@ class NntpPool:
     def over(self, group: str, first: int, last: int, mode: str | None = None) -> bytes:
         with self.connection() as conn:
             return fetch_overview(conn, group, first, last, mode)
+
+    def resize(self, size: int) -> None:
+        """Follows the account's budget (voyager.nntp_claim): growing lets
+        waiting threads open more; shrinking closes idle connections at once
+        and busy ones as they come back."""
+        size = max(0, int(size))
+        with self._cond:
+            self.size = size
+            extra = []
+            while len(self._all) > self.size and self._idle:
+                c = self._idle.pop(0)              # the coldest first
+                self._all.remove(c)
+                extra.append(c)
+            self._cond.notify_all()
+        for c in extra:
+            c.close()
 
     @property
     def open_connections(self) -> int:
