@@ -38,13 +38,15 @@ CREATE FUNCTION voyager.check_catalog()
 RETURNS TABLE (problem text, rows bigint)
 LANGUAGE sql STABLE AS $$
     SELECT 'release without a chunk', count(*) FROM voyager.releases r
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_chunks c WHERE c.release_id = r.id)
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_chunks c
+                        WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id)
     UNION ALL
     SELECT 'release without its name text', count(*) FROM voyager.releases r
      WHERE NOT EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND t.kind = 1)
     UNION ALL
-    SELECT 'chunk of no release', count(*) FROM voyager.release_chunks c
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = c.release_id)
+    SELECT 'chunk of no release (or in another month)', count(*) FROM voyager.release_chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r
+                        WHERE r.id = c.release_id AND voyager.chunk_month(r.posted_at) = c.month)
     UNION ALL
     SELECT 'text of no release', count(*) FROM voyager.release_texts t
      WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)

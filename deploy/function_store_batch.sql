@@ -76,7 +76,8 @@ BEGIN
       FROM voyager.releases x
      WHERE x.release_key = ANY (ARRAY(SELECT r.release_key FROM unnest(p_releases) r)) AND x.settled_at IS NULL;
     IF cardinality(v_ids) > 0 THEN
-        DELETE FROM voyager.release_chunks c WHERE c.release_id = ANY (v_ids);
+        DELETE FROM voyager.release_chunks c USING voyager.releases x
+         WHERE x.id = ANY (v_ids) AND c.month = voyager.chunk_month(x.posted_at) AND c.release_id = x.id;
         DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (v_ids) AND t.kind IN (1, 6);
     END IF;
 
@@ -113,7 +114,7 @@ BEGIN
           JOIN incoming i ON i.release_key = w.release_key
     ), chunks AS (
         INSERT INTO voyager.release_chunks (release_id, month, chunk)
-        SELECT w.id, coalesce(date_trunc('month', to_timestamp(w.posted_at))::date, date '1970-01-01'), w.chunk
+        SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
           FROM written w
     ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
         INSERT INTO voyager.release_texts (release_id, kind, text)
@@ -160,9 +161,11 @@ BEGIN
 
     -- a provisional release the rules dropped once it settled: the row and what hangs on it
     WITH gone AS (
-        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL RETURNING id
+        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL
+        RETURNING id, posted_at
     ), chunks AS (
-        DELETE FROM voyager.release_chunks c USING gone WHERE c.release_id = gone.id
+        DELETE FROM voyager.release_chunks c USING gone
+         WHERE c.month = voyager.chunk_month(gone.posted_at) AND c.release_id = gone.id
     ), texts AS (
         DELETE FROM voyager.release_texts t USING gone WHERE t.release_id = gone.id
     ), candidates AS (

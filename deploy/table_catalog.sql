@@ -71,9 +71,17 @@ CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin
     WITH (fastupdate = on, gin_pending_list_limit = 256);   -- kB: a small pending list, so its pages are few and reused
 COMMENT ON TABLE voyager.release_texts IS 'Every searchable string of a release; one trigram index serves every search';
 
+-- The partition month of a release's chunk: its posting month in UTC (whatever the
+-- session's TimeZone), 1970-01 when the date is unknown. A chunk is found by
+-- (chunk_month(posted_at), release_id), so a lookup touches one partition.
+CREATE FUNCTION voyager.chunk_month(p_posted_at timestamptz) RETURNS date
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(date_trunc('month', p_posted_at AT TIME ZONE 'UTC')::date, date '1970-01-01')
+$$;
+
 CREATE TABLE voyager.release_chunks (
     release_id bigint NOT NULL,
-    month      date NOT NULL,                 -- the release's posting month: the partition
+    month      date NOT NULL,                 -- chunk_month(the release's posted_at): the partition
     created_at timestamptz NOT NULL DEFAULT now(),
     chunk      bytea NOT NULL,                -- ext.codec: files, names, sizes, segment lists
     PRIMARY KEY (month, release_id)

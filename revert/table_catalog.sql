@@ -9,6 +9,7 @@ DROP TABLE voyager.rule_counts;
 DROP TABLE voyager.probe_candidates;
 DROP TABLE voyager.pending_releases;
 DROP TABLE voyager.release_chunks;
+DROP FUNCTION voyager.chunk_month(timestamptz);
 DROP TABLE voyager.release_texts;
 DROP TABLE voyager.releases;
 DROP TABLE voyager.group_sets;

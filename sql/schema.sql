@@ -577,13 +577,15 @@ CREATE FUNCTION voyager.check_catalog() RETURNS TABLE(problem text, rows bigint)
     LANGUAGE sql STABLE
     AS $$
     SELECT 'release without a chunk', count(*) FROM voyager.releases r
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_chunks c WHERE c.release_id = r.id)
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_chunks c
+                        WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id)
     UNION ALL
     SELECT 'release without its name text', count(*) FROM voyager.releases r
      WHERE NOT EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND t.kind = 1)
     UNION ALL
-    SELECT 'chunk of no release', count(*) FROM voyager.release_chunks c
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = c.release_id)
+    SELECT 'chunk of no release (or in another month)', count(*) FROM voyager.release_chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r
+                        WHERE r.id = c.release_id AND voyager.chunk_month(r.posted_at) = c.month)
     UNION ALL
     SELECT 'text of no release', count(*) FROM voyager.release_texts t
      WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)
@@ -658,6 +660,17 @@ BEGIN
         RAISE EXCEPTION 'the listing names group % more than once', v_dup USING ERRCODE = '22023';
     END IF;
 END $$;
+
+
+--
+-- Name: chunk_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.chunk_month(p_posted_at timestamp with time zone) RETURNS date
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT coalesce(date_trunc('month', p_posted_at AT TIME ZONE 'UTC')::date, date '1970-01-01')
+$$;
 
 
 --
@@ -1097,17 +1110,19 @@ DECLARE
     r record;
 BEGIN
     SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
-           rel.category, c.chunk
+           (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
+              LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = rel.category) AS category,
+           c.chunk
       INTO r
       FROM voyager.releases rel
       JOIN voyager.posters p ON p.id = rel.poster_id
       JOIN voyager.group_sets gs ON gs.id = rel.group_set_id
-      JOIN voyager.release_chunks c ON c.release_id = rel.id
+      JOIN voyager.release_chunks c ON c.month = voyager.chunk_month(rel.posted_at) AND c.release_id = rel.id
      WHERE rel.id = p_release_id;
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
-    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category::text, NULL);
+    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, NULL);
 END $$;
 
 
@@ -1586,7 +1601,8 @@ BEGIN
       FROM voyager.releases x
      WHERE x.release_key = ANY (ARRAY(SELECT r.release_key FROM unnest(p_releases) r)) AND x.settled_at IS NULL;
     IF cardinality(v_ids) > 0 THEN
-        DELETE FROM voyager.release_chunks c WHERE c.release_id = ANY (v_ids);
+        DELETE FROM voyager.release_chunks c USING voyager.releases x
+         WHERE x.id = ANY (v_ids) AND c.month = voyager.chunk_month(x.posted_at) AND c.release_id = x.id;
         DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (v_ids) AND t.kind IN (1, 6);
     END IF;
 
@@ -1623,7 +1639,7 @@ BEGIN
           JOIN incoming i ON i.release_key = w.release_key
     ), chunks AS (
         INSERT INTO voyager.release_chunks (release_id, month, chunk)
-        SELECT w.id, coalesce(date_trunc('month', to_timestamp(w.posted_at))::date, date '1970-01-01'), w.chunk
+        SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
           FROM written w
     ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
         INSERT INTO voyager.release_texts (release_id, kind, text)
@@ -1670,9 +1686,11 @@ BEGIN
 
     -- a provisional release the rules dropped once it settled: the row and what hangs on it
     WITH gone AS (
-        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL RETURNING id
+        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL
+        RETURNING id, posted_at
     ), chunks AS (
-        DELETE FROM voyager.release_chunks c USING gone WHERE c.release_id = gone.id
+        DELETE FROM voyager.release_chunks c USING gone
+         WHERE c.month = voyager.chunk_month(gone.posted_at) AND c.release_id = gone.id
     ), texts AS (
         DELETE FROM voyager.release_texts t USING gone WHERE t.release_id = gone.id
     ), candidates AS (

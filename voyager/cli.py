@@ -166,7 +166,7 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
-BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "e2e": "workers.bench_e2e"}
+BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "nzb": "workers.bench_nzb", "e2e": "workers.bench_e2e"}
 
 
 def cmd_bench(args, cfg: Config) -> int:

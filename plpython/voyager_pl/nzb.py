@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from .codec import decode
+try:                     # the compiled codec, when the set-up could install it (scripts/setup.sh)
+    from voyager_pl_ext.codec import decode
+except ImportError:      # the pure-Python twin: same chunks, slower
+    from .codec import decode
 
 DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
            '"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd">')
@@ -32,15 +35,22 @@ def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: 
     out.append(" </head>")
     group_xml = "".join(f"<group>{escape(g)}</group>" for g in (groups or []))
     date = int(posted_at or 0)
+    poster_attr = quoteattr(poster or "")
     for name, _size, segments in files:
         segments = sorted(segments)
         total = max((p for p, _m, _b in segments), default=0)
         subject = f'"{_text(name)}" yEnc (1/{total})'
-        out.append(f" <file poster={quoteattr(poster or '')} date=\"{date}\" subject={quoteattr(subject)}>")
+        out.append(f" <file poster={poster_attr} date=\"{date}\" subject={quoteattr(subject)}>")
         out.append(f"  <groups>{group_xml}</groups>")
         out.append("  <segments>")
-        for part, mid, nbytes in segments:
-            out.append(f'   <segment bytes="{nbytes}" number="{part}">{escape(_text(mid))}</segment>')
+        mids = b"\n".join(m for _p, m, _b in segments)
+        # message-ids are ASCII without markup almost always: one check a file, not one a segment
+        plain = mids.isascii() and not (b"&" in mids or b"<" in mids or b">" in mids)
+        texts = mids.decode("ascii").split("\n") if plain else []
+        if len(texts) != len(segments):
+            texts = [escape(_text(m)) for _p, m, _b in segments]
+        out.extend([f'   <segment bytes="{nbytes}" number="{part}">{mid}</segment>'
+                    for (part, _m, nbytes), mid in zip(segments, texts)])
         out.append("  </segments>")
         out.append(" </file>")
     out.append("</nzb>")
