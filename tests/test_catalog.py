@@ -157,7 +157,8 @@ def _fixture_batches():
 def test_any_order_of_redelivered_and_late_batches_leaves_the_same_catalog(db_dsn, order):
     n, batches = _fixture_batches()
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        conn.execute("TRUNCATE voyager.releases, voyager.release_chunks, voyager.groups, voyager.range_batches "
+        conn.execute("TRUNCATE voyager.releases, voyager.release_chunks, voyager.release_texts, "
+                     "voyager.probe_candidates, voyager.groups, voyager.range_batches "
                      "CASCADE")
         token, rng = setup_range(conn, n)
         store = Store(conn)
@@ -173,7 +174,8 @@ def test_any_order_of_redelivered_and_late_batches_leaves_the_same_catalog(db_ds
         # the key-less ingest tables hold nothing orphaned
         assert {p: n for p, n in conn.execute("SELECT * FROM voyager.check_catalog()") if n} == {}
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        conn.execute("TRUNCATE voyager.releases, voyager.release_chunks, voyager.groups, voyager.range_batches "
+        conn.execute("TRUNCATE voyager.releases, voyager.release_chunks, voyager.release_texts, "
+                     "voyager.probe_candidates, voyager.groups, voyager.range_batches "
                      "CASCADE")
         token, rng = setup_range(conn, n)
         store = Store(conn)
