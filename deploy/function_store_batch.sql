@@ -14,7 +14,9 @@ CREATE FUNCTION voyager.store_batch(
     p_counts voyager.count_in[] DEFAULT '{}', p_samples voyager.sample_in[] DEFAULT '{}',
     p_retracted bytea[] DEFAULT '{}')
 RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+SET jit = off              -- a batch's statements are short: JIT compiling them cost more than running them
+AS $$
 DECLARE
     v_range voyager.ranges;
     v_releases integer := 0;

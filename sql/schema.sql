@@ -1539,6 +1539,7 @@ END $$;
 
 CREATE FUNCTION voyager.store_batch(p_token uuid, p_range_id bigint, p_first_article bigint, p_next_article bigint, p_headers bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_counts voyager.count_in[] DEFAULT '{}'::voyager.count_in[], p_samples voyager.sample_in[] DEFAULT '{}'::voyager.sample_in[], p_retracted bytea[] DEFAULT '{}'::bytea[]) RETURNS jsonb
     LANGUAGE plpgsql
+    SET jit TO 'off'
     AS $$
 DECLARE
     v_range voyager.ranges;

@@ -104,6 +104,8 @@ def replay(rec: dict, dsn: str) -> dict:
         rows = [store.rows(c[5]) for c in rec["calls"]]     # the client's work, outside the measure
         ranges = {(g, s): i for i, g, s in conn.execute(
             "SELECT r.id, g.name, r.start_article FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id")}
+        if os.environ.get("VOYAGER_BENCH_PID"):      # for a profiler: the backend doing the work
+            print(f"backend pid {conn.info.backend_pid}", file=sys.stderr, flush=True)
         cpu0, wall0, b0 = postgres_cpu(conn), time.perf_counter(), backend_cpu(conn)
         calls = 0
         while True:
