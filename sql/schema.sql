@@ -702,6 +702,29 @@ END $$;
 
 
 --
+-- Name: claim_probe_candidates(text, integer, interval); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100, p_lease interval DEFAULT '00:10:00'::interval) RETURNS TABLE(release_id bigint, kind text, message_id text, file_index integer)
+    LANGUAGE sql
+    AS $$
+    WITH due AS (
+        SELECT pc.release_id, pc.kind
+          FROM voyager.probe_candidates pc
+          JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+         WHERE pc.probed_at IS NULL AND (pc.claimed_until IS NULL OR pc.claimed_until < now())
+         ORDER BY pc.release_id
+         LIMIT p_limit
+           FOR UPDATE OF pc SKIP LOCKED
+    )
+    UPDATE voyager.probe_candidates pc
+       SET claimed_by = p_node, claimed_until = now() + p_lease
+      FROM due WHERE pc.release_id = due.release_id AND pc.kind = due.kind
+    RETURNING pc.release_id, pc.kind, pc.message_id, pc.file_index
+$$;
+
+
+--
 -- Name: date_curve_interpolate(bigint[], double precision[], bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1257,6 +1280,23 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 END $$;
+
+
+--
+-- Name: probe_candidate_done(text, bigint, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p_kind text) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    WITH done AS (
+        UPDATE voyager.probe_candidates
+           SET probed_at = now(), claimed_until = NULL
+         WHERE release_id = p_release_id AND kind = p_kind AND claimed_by = p_node AND probed_at IS NULL
+        RETURNING 1
+    )
+    SELECT count(*) > 0 FROM done
+$$;
 
 
 --
@@ -1961,6 +2001,9 @@ CREATE TABLE voyager.probe_candidates (
     kind text NOT NULL,
     message_id text NOT NULL,
     file_index integer NOT NULL,
+    claimed_by text,
+    claimed_until timestamp with time zone,
+    probed_at timestamp with time zone,
     CONSTRAINT probe_candidates_kind_check CHECK ((kind = ANY (ARRAY['archive'::text, 'par2'::text, 'lone'::text, '7z-tail'::text])))
 );
 
@@ -2478,6 +2521,13 @@ CREATE INDEX group_leases_free_idx ON voyager.group_leases USING btree (lane, re
 --
 
 CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases USING btree (created_at) WHERE (status = 0);
+
+
+--
+-- Name: probe_candidates_open_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_candidates_open_idx ON voyager.probe_candidates USING btree (release_id) WHERE (probed_at IS NULL);
 
 
 --

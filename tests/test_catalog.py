@@ -213,3 +213,57 @@ def test_two_connections_storing_into_one_range_cannot_both_succeed(conn, connec
                         (rng["range_id"],)).fetchone()[0] == nxt
     assert conn.execute("SELECT count(*) FROM voyager.range_batches WHERE range_id = %s",
                         (rng["range_id"],)).fetchone()[0] == 1
+
+
+def _claim(conn, node, limit=100):
+    return conn.execute("SELECT release_id, kind FROM voyager.claim_probe_candidates(%s, %s)",
+                        (node, limit)).fetchall()
+
+
+def test_probe_candidates_are_claimable_once_their_release_is_finished(conn, connect):
+    p = Poster()
+    t = p.upload([("Probe.Me.part1.rar", 4), ("Probe.Me.part2.rar", 4), ("Probe.Me.par2", 1)],
+                 shape="name_first", release="Probe.Me")
+    q = Poster(start_article=p.n)
+    q.pad(8000, t + 3600)
+    token, rng = setup_range(conn, q.n - 1)
+    store = Store(conn)
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(lines_of(p), p.n - 1)
+    store.store(token, rng["range_id"], 1, p.n, p.n - 1, w.take_batch())
+    for b in w.lease_end_batches():               # provisional: its files may still change
+        store.store(token, rng["range_id"], p.n, p.n, 0, b)
+    rid = conn.execute("SELECT id FROM voyager.releases WHERE name = 'Probe.Me'").fetchone()[0]
+    assert conn.execute("SELECT count(*) FROM voyager.probe_candidates WHERE release_id = %s", (rid,)).fetchone()[0]
+    assert [c for c in _claim(conn, "p1") if c[0] == rid] == []
+    w2 = Window.restore(w.snapshot())                # the continuation finishes it
+    w2.feed(lines_of(q), q.n - 1)
+    store.store(token, rng["range_id"], p.n, q.n, q.n - p.n, w2.take_batch())
+    mine = [c for c in _claim(conn, "p1") if c[0] == rid]
+    assert mine and {k for _r, k in mine} <= {"archive", "par2", "lone", "7z-tail"}
+    # claimed: nobody else gets them while the lease runs; done: gone from the queue
+    other = connect()
+    assert [c for c in _claim(other, "p2") if c[0] == rid] == []
+    for r, k in mine:
+        assert conn.execute("SELECT voyager.probe_candidate_done('p1', %s, %s)", (r, k)).fetchone()[0]
+        assert conn.execute("SELECT voyager.probe_candidate_done('p2', %s, %s)", (r, k)).fetchone()[0] is False
+    conn.execute("UPDATE voyager.probe_candidates SET claimed_until = now() - interval '1 second'")
+    assert [c for c in _claim(other, "p2") if c[0] == rid] == []    # probed ones never come back
+
+
+def test_two_probers_split_the_queue(conn, connect):
+    p = an_upload()
+    token, rng = setup_range(conn, len(p.lines))
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(lines_of(p), len(p.lines))
+    Store(conn).store(token, rng["range_id"], 1, len(p.lines) + 1, len(p.lines), w.take_batch())
+    total = conn.execute("SELECT count(*) FROM voyager.probe_candidates pc JOIN voyager.releases r "
+                         "ON r.id = pc.release_id WHERE r.settled_at IS NOT NULL").fetchone()[0]
+    assert total >= 2
+    a = connect()
+    b = connect()
+    a.execute("BEGIN")
+    first = a.execute("SELECT release_id, kind FROM voyager.claim_probe_candidates('a', 1)").fetchall()
+    second = _claim(b, "b", total)                 # not blocked by a's open claim, and never the same row
+    a.execute("COMMIT")
+    assert len(first) == 1 and first[0] not in second and len(second) == total - 1
