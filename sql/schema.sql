@@ -702,6 +702,39 @@ END $$;
 
 
 --
+-- Name: claim_due_job(text, text[], text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.claim_due_job(p_node text, p_python text[] DEFAULT '{}'::text[], p_skip text[] DEFAULT '{}'::text[]) RETURNS TABLE(name text, kind text, function text, claim uuid, timeout interval)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_node IS NULL OR p_node = '' THEN
+        RAISE EXCEPTION 'a claim needs the tick''s node name' USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    WITH due AS (
+        SELECT j.name FROM voyager.jobs j
+         WHERE j.enabled AND j.next_run_at <= now()
+           AND (j.running_until IS NULL OR j.running_until < now())
+           AND (j.kind = 'sql' OR j.name = ANY (coalesce(p_python, '{}')))   -- python jobs only where handled
+           AND NOT j.name = ANY (coalesce(p_skip, '{}'))
+         ORDER BY j.next_run_at, j.name
+         LIMIT 1
+           FOR UPDATE SKIP LOCKED
+    )
+    UPDATE voyager.jobs j
+       SET next_run_at = now() + make_interval(secs => voyager.setting_int(j.every_setting)),
+           last_run_at = now(), last_node = p_node, runs = j.runs + 1,
+           claim = gen_random_uuid(), running_until = now() + j.timeout
+      FROM due
+     WHERE j.name = due.name
+    RETURNING j.name, j.kind, j.function, j.claim, j.timeout;
+END $$;
+
+
+--
 -- Name: claim_probe_candidates(text, integer, interval); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -765,6 +798,49 @@ BEGIN
       FROM est WHERE r.id = est.id AND r.est_date IS DISTINCT FROM to_timestamp(est.epoch);
     GET DIAGNOSTICS v_n = ROW_COUNT;
     RETURN v_n;
+END $$;
+
+
+--
+-- Name: estimated_rows(regclass, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.estimated_rows(p_rel regclass, p_exact_below bigint DEFAULT 8388608) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_bytes bigint;
+    v_n bigint;
+    v_plan json;
+BEGIN
+    SELECT coalesce(sum(pg_relation_size(t.relid)), 0) INTO v_bytes
+      FROM pg_partition_tree(p_rel) t WHERE t.isleaf;
+    IF v_bytes < p_exact_below THEN
+        EXECUTE format('SELECT count(*) FROM %s', p_rel) INTO v_n;
+        RETURN v_n;
+    END IF;
+    EXECUTE format('EXPLAIN (FORMAT JSON) SELECT 1 FROM %s', p_rel) INTO v_plan;
+    RETURN round((v_plan -> 0 -> 'Plan' ->> 'Plan Rows')::numeric);
+END $$;
+
+
+--
+-- Name: finish_job(text, uuid, jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.finish_job(p_name text, p_claim uuid, p_result jsonb, p_error text DEFAULT NULL::text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE voyager.jobs j
+       SET last_finished_at = clock_timestamp(),
+           last_seconds = round(extract(epoch FROM clock_timestamp() - j.last_run_at)::numeric, 3),
+           last_result = CASE WHEN p_error IS NULL THEN p_result ELSE j.last_result END,
+           last_error = p_error,
+           failures = j.failures + (p_error IS NOT NULL)::integer,
+           claim = NULL, running_until = NULL
+     WHERE j.name = p_name AND j.claim = p_claim;
+    RETURN FOUND;   -- false: the lease ran out and another tick has the job now
 END $$;
 
 
@@ -1456,6 +1532,21 @@ END $$;
 
 
 --
+-- Name: report_spool(text, bigint, integer, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.report_spool(p_node text, p_bytes bigint, p_files integer, p_cap_bytes bigint DEFAULT NULL::bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.spool_reports AS s (node, bytes, files, cap_bytes, reported_at)
+    VALUES (p_node, p_bytes, p_files, p_cap_bytes, now())
+        ON CONFLICT (node) DO UPDATE
+       SET bytes = excluded.bytes, files = excluded.files,
+           cap_bytes = coalesce(excluded.cap_bytes, s.cap_bytes), reported_at = excluded.reported_at
+$$;
+
+
+--
 -- Name: rule_sets; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -1479,6 +1570,33 @@ CREATE FUNCTION voyager.rule_set(p_version integer DEFAULT NULL::integer) RETURN
      WHERE p_version IS NULL OR version = p_version
      ORDER BY version DESC LIMIT 1
 $$;
+
+
+--
+-- Name: run_sql_job(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.run_sql_job(p_name text) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_job voyager.jobs;
+    v_result jsonb;
+BEGIN
+    SELECT * INTO v_job FROM voyager.jobs WHERE name = p_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no job named %', p_name USING ERRCODE = '22023';
+    END IF;
+    IF v_job.kind <> 'sql' THEN
+        RAISE EXCEPTION 'job % is a python job: voyager tick runs it', p_name USING ERRCODE = '22023';
+    END IF;
+    -- the function's rows as JSON: one value (a count) as itself, several as an array
+    EXECUTE format('SELECT jsonb_agg(to_jsonb(r)) FROM %I.%I() AS r',
+                   split_part(v_job.function, '.', 1), split_part(v_job.function, '.', 2))
+       INTO v_result;
+    RETURN CASE WHEN jsonb_array_length(coalesce(v_result, '[]')) = 1 THEN v_result -> 0
+                ELSE coalesce(v_result, '[]') END;
+END $$;
 
 
 --
@@ -1895,6 +2013,38 @@ ALTER TABLE voyager.groups ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: jobs; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.jobs (
+    name text NOT NULL,
+    kind text NOT NULL,
+    function text,
+    every_setting text NOT NULL,
+    timeout interval DEFAULT '00:10:00'::interval NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    next_run_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_run_at timestamp with time zone,
+    last_finished_at timestamp with time zone,
+    last_seconds numeric,
+    last_node text,
+    last_result jsonb,
+    last_error text,
+    runs bigint DEFAULT 0 NOT NULL,
+    failures bigint DEFAULT 0 NOT NULL,
+    claim uuid,
+    running_until timestamp with time zone,
+    description text NOT NULL,
+    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (running_until IS NULL))),
+    CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
+    CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
+    CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
+    CONSTRAINT jobs_sql_function_check CHECK (((kind = 'sql'::text) = (function IS NOT NULL))),
+    CONSTRAINT jobs_timeout_check CHECK ((timeout > '00:00:00'::interval))
+);
+
+
+--
 -- Name: nntp_claims; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -2191,6 +2341,164 @@ ALTER TABLE ONLY voyager.snapshots ALTER COLUMN data SET STORAGE EXTERNAL;
 
 
 --
+-- Name: spool_reports; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spool_reports (
+    node text NOT NULL,
+    bytes bigint NOT NULL,
+    files integer NOT NULL,
+    cap_bytes bigint,
+    reported_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT spool_reports_bytes_check CHECK ((bytes >= 0)),
+    CONSTRAINT spool_reports_cap_bytes_check CHECK ((cap_bytes >= 0)),
+    CONSTRAINT spool_reports_files_check CHECK ((files >= 0)),
+    CONSTRAINT spool_reports_node_check CHECK ((node <> ''::text))
+);
+
+
+--
+-- Name: status_bands; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_bands AS
+ WITH s AS (
+         SELECT voyager.setting_int('tail_priority'::text) AS tail,
+            voyager.setting_int('history_priority'::text) AS hist
+        ), b AS (
+         SELECT r.id,
+            r.start_article,
+            r.end_article,
+            r.next_article,
+            r.headers,
+            r.est_date,
+            r.stored_at,
+            r.leased_at,
+            r.done_at,
+            r.group_id,
+            r.priority,
+            r.attempts,
+            r.rule_version,
+            r.status,
+            r.lane,
+            r.capture,
+            r.error,
+                CASE
+                    WHEN (r.status = 'ancient'::voyager.range_status) THEN 'ancient'::text
+                    WHEN (r.priority <= s.tail) THEN 'tail'::text
+                    WHEN r.capture THEN 'capture'::text
+                    WHEN (r.priority < s.hist) THEN 'raised'::text
+                    ELSE 'history'::text
+                END AS kind
+           FROM (voyager.ranges r
+             CROSS JOIN s)
+        ), k AS (
+         SELECT b.id,
+            b.start_article,
+            b.end_article,
+            b.next_article,
+            b.headers,
+            b.est_date,
+            b.stored_at,
+            b.leased_at,
+            b.done_at,
+            b.group_id,
+            b.priority,
+            b.attempts,
+            b.rule_version,
+            b.status,
+            b.lane,
+            b.capture,
+            b.error,
+            b.kind,
+                CASE b.kind
+                    WHEN 'capture'::text THEN b.priority
+                    WHEN 'history'::text THEN ((floor(((b.priority)::numeric / 1000.0)))::integer * 1000)
+                    ELSE NULL::integer
+                END AS band_from
+           FROM b
+        )
+ SELECT
+        CASE k.kind
+            WHEN 'capture'::text THEN ('capture '::text || k.band_from)
+            WHEN 'history'::text THEN format('history %s-%s'::text, k.band_from, (k.band_from + 999))
+            ELSE k.kind
+        END AS band,
+    k.kind,
+    min(k.priority) AS min_priority,
+    max(k.priority) AS max_priority,
+    count(*) AS ranges,
+    count(*) FILTER (WHERE (k.status = 'planned'::voyager.range_status)) AS planned,
+    count(*) FILTER (WHERE (k.status = 'leased'::voyager.range_status)) AS leased,
+    count(*) FILTER (WHERE (k.status = 'done'::voyager.range_status)) AS done,
+    count(*) FILTER (WHERE (k.status = 'failed'::voyager.range_status)) AS failed,
+    (sum(((k.end_article - k.start_article) + 1)))::bigint AS articles,
+    (COALESCE(sum(((k.end_article - k.next_article) + 1)) FILTER (WHERE (k.status = ANY (ARRAY['planned'::voyager.range_status, 'leased'::voyager.range_status]))), (0)::numeric))::bigint AS articles_todo,
+    (sum(
+        CASE
+            WHEN (k.status = 'ancient'::voyager.range_status) THEN (0)::bigint
+            ELSE (k.next_article - k.start_article)
+        END))::bigint AS articles_done,
+    (sum(k.headers))::bigint AS headers
+   FROM k
+  GROUP BY k.kind, k.band_from
+  ORDER BY (array_position(ARRAY['tail'::text, 'raised'::text, 'capture'::text, 'history'::text, 'ancient'::text], k.kind)), k.band_from;
+
+
+--
+-- Name: status_catalog; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_catalog AS
+ WITH rel AS (
+         SELECT t.part,
+            c.reltablespace,
+            pg_total_relation_size((c.oid)::regclass) AS bytes
+           FROM (( VALUES ('releases'::text,'hot'::text), ('release_texts'::text,'hot'::text), ('posters'::text,'hot'::text), ('group_sets'::text,'hot'::text), ('rule_counts'::text,'hot'::text), ('rule_samples'::text,'hot'::text), ('pending_releases'::text,'pending'::text), ('probe_candidates'::text,'pending'::text)) t(name, part)
+             JOIN pg_class c ON ((c.oid = ((format('voyager.%I'::text, t.name))::regclass)::oid)))
+        UNION ALL
+         SELECT 'chunks'::text,
+            c.reltablespace,
+            pg_total_relation_size((c.oid)::regclass) AS pg_total_relation_size
+           FROM (pg_partition_tree('voyager.release_chunks'::regclass) p(relid, parentrelid, isleaf, level)
+             JOIN pg_class c ON ((c.oid = (p.relid)::oid)))
+          WHERE p.isleaf
+        ), sums AS (
+         SELECT (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'hot'::text)), (0)::numeric))::bigint AS hot_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'chunks'::text)), (0)::numeric))::bigint AS chunk_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'pending'::text)), (0)::numeric))::bigint AS pending_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.reltablespace = (0)::oid)), (0)::numeric))::bigint AS used_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.reltablespace <> (0)::oid)), (0)::numeric))::bigint AS elsewhere_bytes
+           FROM rel
+        ), x AS (
+         SELECT s.hot_bytes,
+            s.chunk_bytes,
+            s.pending_bytes,
+            s.used_bytes,
+            s.elsewhere_bytes,
+            (( SELECT voyager.setting_int('catalog_max_gb'::text) AS setting_int) * 1073741824) AS cap_bytes,
+            (( SELECT COALESCE(sum(r.headers), (0)::numeric) AS "coalesce"
+                   FROM voyager.ranges r))::bigint AS headers
+           FROM sums s
+        )
+ SELECT x.cap_bytes,
+    x.used_bytes,
+    (x.cap_bytes - x.used_bytes) AS room_bytes,
+    round(((100.0 * (x.used_bytes)::numeric) / (NULLIF(x.cap_bytes, 0))::numeric), 2) AS used_pct,
+    x.hot_bytes,
+    x.chunk_bytes,
+    x.pending_bytes,
+    x.elsewhere_bytes,
+    pg_total_relation_size('voyager.snapshots'::regclass) AS snapshot_bytes,
+    voyager.estimated_rows('voyager.releases'::regclass) AS releases,
+    voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
+    x.headers,
+    round(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), 2) AS bytes_per_header,
+    (floor((((x.cap_bytes - x.used_bytes))::numeric / NULLIF(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), (0)::numeric))))::bigint AS room_headers
+   FROM x;
+
+
+--
 -- Name: status_groups; Type: VIEW; Schema: voyager; Owner: -
 --
 
@@ -2211,6 +2519,58 @@ SELECT
     NULL::numeric AS ancient_articles,
     NULL::text AS history_holder,
     NULL::text AS tail_holder;
+
+
+--
+-- Name: status_held; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_held AS
+ SELECT g.name AS group_name,
+    gl.lane,
+    gl.holder,
+    gl.leased_at AS since,
+    date_trunc('second'::text, (now() - gl.leased_at)) AS held_for,
+    date_trunc('second'::text, (now() - gl.heartbeat_at)) AS heartbeat_age,
+    (gl.heartbeat_at < (now() - make_interval(secs => (( SELECT voyager.setting_int('lease_ttl_seconds'::text) AS setting_int))::double precision))) AS stale,
+    r.start_article,
+    r.end_article,
+    r.next_article,
+    s.article AS snapshot_article,
+    date_trunc('second'::text, (now() - s.taken_at)) AS snapshot_age,
+    s.bytes AS snapshot_bytes,
+    gl.takeovers
+   FROM (((voyager.group_leases gl
+     JOIN voyager.groups g ON ((g.id = gl.group_id)))
+     LEFT JOIN voyager.ranges r ON ((r.id = gl.range_id)))
+     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
+  WHERE (gl.token IS NOT NULL)
+  ORDER BY g.priority, gl.lane;
+
+
+--
+-- Name: status_jobs; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_jobs AS
+ SELECT j.name,
+    j.kind,
+    j.function,
+    make_interval(secs => (voyager.setting_int(j.every_setting))::double precision) AS every,
+    j.enabled,
+    j.next_run_at,
+    GREATEST(date_trunc('second'::text, (j.next_run_at - now())), '00:00:00'::interval) AS due_in,
+    COALESCE((j.running_until >= now()), false) AS running,
+    j.last_run_at,
+    j.last_seconds,
+    j.last_node,
+    (j.last_error IS NULL) AS last_ok,
+    j.last_result,
+    j.last_error,
+    j.runs,
+    j.failures
+   FROM voyager.jobs j
+  ORDER BY j.name;
 
 
 --
@@ -2236,6 +2596,35 @@ CREATE VIEW voyager.status_leases AS
      LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
   WHERE (gl.token IS NOT NULL)
   ORDER BY g.priority, gl.lane;
+
+
+--
+-- Name: status_phase2; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_phase2 AS
+ WITH waiting AS (
+         SELECT count(*) AS n
+           FROM (voyager.releases r
+             JOIN voyager.probe_candidates pc ON ((pc.release_id = r.id)))
+          WHERE (r.settled_at IS NULL)
+        )
+ SELECT ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE (r.settled_at IS NULL)) AS provisional_releases,
+    ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE ((r.settled_at IS NULL) AND r.complete AND (COALESCE(r.last_posted_at, r.posted_at) < (now() - make_interval(mins => (( SELECT voyager.setting_int('settle_quiet_minutes'::text) AS setting_int))::integer))))) AS settle_due,
+    ( SELECT count(*) AS count
+           FROM voyager.pending_releases p
+          WHERE (p.status = 0)) AS pending_waiting,
+    ( SELECT min(p.created_at) AS min
+           FROM voyager.pending_releases p
+          WHERE (p.status = 0)) AS pending_oldest,
+    voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
+    GREATEST((voyager.estimated_rows('voyager.probe_candidates'::regclass) - waiting.n), (0)::bigint) AS probe_candidates_ready,
+    waiting.n AS probe_candidates_waiting
+   FROM waiting;
 
 
 --
@@ -2276,6 +2665,72 @@ CREATE VIEW voyager.status_ranges AS
             WHEN r.capture THEN 'capture'::text
             ELSE 'history'::text
         END, r.status;
+
+
+--
+-- Name: status_spool; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_spool AS
+ SELECT s.node,
+    s.bytes,
+    s.files,
+    s.cap_bytes,
+    round(((100.0 * (s.bytes)::numeric) / (NULLIF(s.cap_bytes, 0))::numeric), 1) AS used_pct,
+    s.reported_at,
+    date_trunc('second'::text, (now() - s.reported_at)) AS age,
+    (s.reported_at < (now() - make_interval(secs => (( SELECT voyager.setting_int('lease_ttl_seconds'::text) AS setting_int))::double precision))) AS stale
+   FROM voyager.spool_reports s
+  ORDER BY s.node;
+
+
+--
+-- Name: status_tail; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_tail AS
+ SELECT g.name AS group_name,
+    count(r.id) AS ranges,
+    count(r.id) FILTER (WHERE (r.status = 'leased'::voyager.range_status)) AS leased,
+    (COALESCE(sum(((r.end_article - r.next_article) + 1)), (0)::numeric))::bigint AS articles_todo,
+    min(r.next_article) AS from_article,
+    max(r.end_article) AS to_article,
+        CASE
+            WHEN (GROUPING(g.name) = 0) THEN max(gl.holder)
+            ELSE NULL::text
+        END AS holder
+   FROM ((voyager.ranges r
+     JOIN voyager.groups g ON ((g.id = r.group_id)))
+     LEFT JOIN voyager.group_leases gl ON (((gl.group_id = r.group_id) AND (gl.lane = 'tail'::voyager.lane))))
+  WHERE ((r.status = ANY (ARRAY['planned'::voyager.range_status, 'leased'::voyager.range_status])) AND (r.priority <= ( SELECT voyager.setting_int('tail_priority'::text) AS setting_int)))
+  GROUP BY GROUPING SETS ((g.priority, g.name), ())
+  ORDER BY GROUPING(g.name), g.priority;
+
+
+--
+-- Name: status_throughput; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_throughput AS
+ WITH b AS (
+         SELECT count(*) AS batches,
+            (COALESCE(sum(rb.headers), (0)::numeric))::bigint AS headers,
+            (COALESCE(sum((rb.next_article - rb.first_article)), (0)::numeric))::bigint AS articles
+           FROM voyager.range_batches rb
+          WHERE (rb.stored_at > (now() - '01:00:00'::interval))
+        )
+ SELECT '01:00:00'::interval AS period,
+    b.batches,
+    b.headers AS headers_indexed,
+    b.articles AS articles_covered,
+    round(((b.headers)::numeric / 3600.0), 1) AS headers_per_second,
+    ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE (r.first_seen_at > (now() - '01:00:00'::interval))) AS releases_stored,
+    ( SELECT count(*) AS count
+           FROM voyager.ranges r
+          WHERE (r.done_at > (now() - '01:00:00'::interval))) AS ranges_done
+   FROM b;
 
 
 --
@@ -2355,6 +2810,14 @@ ALTER TABLE ONLY voyager.groups
 
 ALTER TABLE ONLY voyager.groups
     ADD CONSTRAINT groups_priority_key UNIQUE (priority);
+
+
+--
+-- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (name);
 
 
 --
@@ -2510,6 +2973,14 @@ ALTER TABLE ONLY voyager.snapshots
 
 
 --
+-- Name: spool_reports spool_reports_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spool_reports
+    ADD CONSTRAINT spool_reports_pkey PRIMARY KEY (node);
+
+
+--
 -- Name: group_leases_free_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -2528,6 +2999,13 @@ CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases USING btre
 --
 
 CREATE INDEX probe_candidates_open_idx ON voyager.probe_candidates USING btree (release_id) WHERE (probed_at IS NULL);
+
+
+--
+-- Name: range_batches_stored_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX range_batches_stored_idx ON voyager.range_batches USING btree (stored_at);
 
 
 --
@@ -2556,6 +3034,13 @@ CREATE INDEX release_texts_release_idx ON voyager.release_texts USING btree (rel
 --
 
 CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text voyager.gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='256');
+
+
+--
+-- Name: releases_first_seen_brin; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_first_seen_brin ON voyager.releases USING brin (first_seen_at);
 
 
 --
@@ -2646,6 +3131,14 @@ ALTER TABLE ONLY voyager.group_leases
 
 ALTER TABLE ONLY voyager.group_leases
     ADD CONSTRAINT group_leases_range_id_fkey FOREIGN KEY (range_id) REFERENCES voyager.ranges(id) ON DELETE SET NULL;
+
+
+--
+-- Name: jobs jobs_every_setting_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.jobs
+    ADD CONSTRAINT jobs_every_setting_fkey FOREIGN KEY (every_setting) REFERENCES voyager.settings(name);
 
 
 --

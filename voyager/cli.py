@@ -58,8 +58,15 @@ def cmd_status(args, cfg: Config) -> int:
     from .status import print_status
 
     with db.connect(cfg) as conn:
-        print_status(conn, limit=args.limit)
+        print_status(conn, limit=args.limit, as_json=getattr(args, "json", False))
     return 0
+
+
+def cmd_tick(args, cfg: Config) -> int:
+    """The periodic jobs of voyager.jobs (the tail planner, settling, partitions)."""
+    from . import tick
+
+    return tick.main(args, cfg.dsn)
 
 
 DEMO = dict(seed=1, groups=6, lines=2_500_000, days=3, range_articles=500_000, chunk_articles=50_000)
@@ -134,7 +141,7 @@ def cmd_demo(args, cfg: Config) -> int:
         sim.terminate()
         sim.wait(10)
         log.close()
-    args.limit = 50
+    args.limit, args.json = 50, False
     cmd_status(args, cfg)
     from workers.catalog import catalog_fidelity
 
@@ -212,8 +219,17 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=cmd_plan)
 
     st = sub.add_parser("status", help="print the status views")
-    st.add_argument("--limit", type=int, default=50)
+    st.add_argument("--limit", type=int, default=50, help="rows per view at most")
+    st.add_argument("--json", action="store_true", help="one JSON object: a key per view")
     st.set_defaults(func=cmd_status)
+
+    tk = sub.add_parser("tick", help="run the periodic jobs (voyager.jobs): the tail planner, settling, partitions")
+    tk.add_argument("--once", action="store_true", help="run every due job once, then exit")
+    tk.add_argument("--interval", type=float, default=5.0,
+                    help="seconds between looks for due jobs at most (default 5)")
+    tk.add_argument("--node", help="the name recorded as the jobs' last runner (default HOST/tick)")
+    tk.add_argument("-v", "--verbose", action="store_true")
+    tk.set_defaults(func=cmd_tick)
 
     si = sub.add_parser("sim", help="the simulated Usenet: generate, serve, stats, bench-server",
                         add_help=False)
