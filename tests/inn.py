@@ -6,9 +6,11 @@
         # inn.feeder_port (innd: MODE STREAM, CHECK/TAKETHIS)
 
 InnServer builds an instance of its own under a folder (its own inn.conf
-reached through INNCONF, never /etc/news's): innd listens on one free
-127.0.0.1 port for feeds (incoming.conf lets 127.0.0.1 stream; `noreader`, so
-innd never hands a connection to a reader), a standalone nnrpd
+reached through INNCONF, never /etc/news's; `extra_overview` names header
+fields the overview carries after Xref, inn.conf's extraoverviewadvertised):
+innd listens on one free 127.0.0.1 port for feeds (incoming.conf lets
+127.0.0.1 stream; `noreader`, so innd never hands a connection to a reader),
+a standalone nnrpd
 (`nnrpd -D -f -p PORT -b 127.0.0.1`) on another for readers (readers.conf
 lets 127.0.0.1 read and post). Storage is timehash, overview tradindexed,
 `artcutoff: 0` (a corpus's old Date header fields are accepted), no size
@@ -143,9 +145,12 @@ class InnServer:
     """
 
     def __init__(self, tmpdir, groups=(), *, host: str = HOST, install: bool = True,
-                 start_timeout: float = 30.0):
+                 start_timeout: float = 30.0, extra_overview=()):
         self.tmpdir = Path(tmpdir)
         self.groups = list(dict.fromkeys(groups))
+        # inn.conf's extraoverviewadvertised: header fields the overview carries after
+        # Xref:full (LIST OVERVIEW.FMT lists them as "Name:full"), e.g. ("Newsgroups",)
+        self.extra_overview = tuple(extra_overview)
         self.host = host
         # tradindexed: innd writes it itself and nnrpd reads it directly (ovdb and
         # ovsqlite would need their own server processes for the readers)
@@ -283,6 +288,7 @@ class InnServer:
             "articlemmap": "true",
             "storeonxref": "true",
             "keywords": "false",
+            "extraoverviewadvertised": "[ " + " ".join(self.extra_overview) + " ]",
             "pathnews": str(NEWSBIN.parent),
             "pathbin": str(NEWSBIN),
             "pathcontrol": str(NEWSBIN / "control"),

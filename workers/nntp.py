@@ -43,6 +43,10 @@ COMPRESSED = frozenset(MODES) - {"plain"}
 # What a refusal says when it means "full", not "wrong password".
 _BUSY = re.compile(rb"too many|connection|limit|maximum|slot|session|busy|try again|later", re.I)
 _AUTH = re.compile(rb"auth|password|user|credential|login", re.I)
+# What a 502 says when it means "not allowed here", for good: INN's nnrpd greets a
+# host its readers.conf does not know with "502 You have no permission to talk",
+# and innd (a feeder port) answers a reader's GROUP with "502 Permission denied".
+_DENIED = re.compile(rb"permission|denied|not allowed|forbidden", re.I)
 _DATE_SHAPE = b"111 99999999999999\r\n"
 _DATE_REPLY = re.compile(rb"111 (\d{14})\r\n")
 
@@ -87,6 +91,11 @@ class NntpTemporaryError(NntpReplyError):
 
 class NntpAuthError(NntpReplyError):
     """The account was refused; retrying will not help."""
+
+
+class NntpDenied(NntpAuthError):
+    """A 502 that says "permission denied": this host or account may not
+    read there (or the port is a feeder's); retrying will not help."""
 
 
 class NntpUnsupported(NntpReplyError):
@@ -283,6 +292,15 @@ def _could_be_date_reply(side: bytes) -> bool | None:
     return True if len(side) >= len(_DATE_SHAPE) else None
 
 
+def _denied(code: int, line: bytes, what: str) -> NntpDenied | None:
+    """NntpDenied for a 502 that says permission denied (and not "too many
+    connections"), else None: a busy or unavailable server is tried again."""
+    if code == 502 and _DENIED.search(line) and not _BUSY.search(line):
+        return NntpDenied(code, line, what, " (the server refuses this host or account; "
+                                            "is VOYAGER_NNTP_PORT its reader port?)")
+    return None
+
+
 class GroupInfo(NamedTuple):
     name: str
     count: int
@@ -314,6 +332,7 @@ class NntpConnection:
         self.connects = 0
         self.wire_bytes = 0              # bytes read off the socket (compressed, as they came)
         self.probes = 0                  # DATEs sent to tell a cut reply from a pause
+        self.last_mode: str | None = None  # the mode of the last overview reply read whole
 
     # -- opening and closing ---------------------------------------------------------------------
     @property
@@ -380,13 +399,14 @@ class NntpConnection:
     def _handshake(self) -> None:
         code, line = self._status()
         if code not in (200, 201):
-            # 400 and 502 at the greeting: the server (or the account) is full for now
-            raise NntpBusy(code, line, "greeting")
+            # 400 and 502 at the greeting: the server (or the account) is full for now,
+            # unless it says permission denied
+            raise _denied(code, line, "greeting") or NntpBusy(code, line, "greeting")
         self._read_capabilities()
         if self.capabilities is None or "MODE-READER" in self.capabilities:
             code, line = self._cmd("MODE READER")
             if code in (400, 502):
-                raise NntpBusy(code, line, "MODE READER")
+                raise _denied(code, line, "MODE READER") or NntpBusy(code, line, "MODE READER")
             if self.capabilities is not None:
                 self._read_capabilities()     # RFC 3977 5.3: a reader's list differs (INN's does)
         if self.config.user is not None:
@@ -534,7 +554,8 @@ class NntpConnection:
         """The error for an unexpected answer to a data command."""
         if code in (400, 502):
             self.close(quit=False)            # the server closes after these
-            return (NntpBusy if code == 502 else NntpTemporaryError)(code, line, what)
+            return _denied(code, line, what) or \
+                (NntpBusy if code == 502 else NntpTemporaryError)(code, line, what)
         if code in (403, 503):
             return NntpTemporaryError(code, line, what)
         if code == 480:
@@ -678,6 +699,7 @@ class NntpConnection:
                                       and "OVER" in self.capabilities) else "XOVER"
                     code, line = self._cmd(f"{verb} {first}-{last}")
                 if code in (420, 423):
+                    self.last_mode = use
                     return b""
                 if code != 224:
                     err = self._refused(code, line, f"overview {group} {first}-{last} ({use})")
@@ -690,15 +712,18 @@ class NntpConnection:
                 raise
             try:
                 if use == "xzver":
-                    return self._read_xzver()
-                if self.gzip:
-                    return self._read_gzip(self.gzip == "gzip-term")
-                return unstuff(self._read_block())
+                    text = self._read_xzver()
+                elif self.gzip:
+                    text = self._read_gzip(self.gzip == "gzip-term")
+                else:
+                    text = unstuff(self._read_block())
             except NntpError:
                 raise
             except BaseException:
                 self.close(quit=False)         # stopped mid-reply: what follows on the wire is unknown
                 raise
+            self.last_mode = use
+            return text
 
     def _read_xzver(self) -> bytes:
         text = inflate_any(ydecode(unstuff(self._read_block())))

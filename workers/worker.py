@@ -104,6 +104,8 @@ class Fetcher:
         self.exec = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="fetch")
         self.futures: dict[tuple[str, int, int], Future] = {}
         self.lock = threading.Lock()
+        # overview replies by the mode they came in, bytes off the wire and inflated
+        self.nntp = {"replies": {}, "wire_bytes": 0, "overview_bytes": 0}
 
     def ensure(self, group: str, first: int, last: int) -> Future:
         key = (group, first, last)
@@ -127,7 +129,14 @@ class Fetcher:
         if self.pool is None:
             raise RuntimeError(f"{group} {first}-{last}: not in the corpus and no news server configured")
         with self.pool.connection() as conn:
+            wire = conn.wire_bytes
             data = fetch_overview(conn, group, first, last)
+            wire, mode = conn.wire_bytes - wire, conn.last_mode
+        with self.lock:
+            replies = self.nntp["replies"]
+            replies[mode] = replies.get(mode, 0) + 1
+            self.nntp["wire_bytes"] += wire
+            self.nntp["overview_bytes"] += len(data)
         return self.spool.put(group, first, last, data)
 
     def close(self) -> None:
@@ -212,6 +221,7 @@ class LaneWorker:
         self.stats = {"headers": 0, "batches": 0, "groups": 0, "ranges": 0, "snapshots": 0,
                       "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0}
         self.cpu = {"window": 0.0, "store": 0.0}   # this (the main) thread's CPU seconds
+        self.nntp: dict = {}                      # the fetcher's: replies by mode, bytes
 
     def request_stop(self, *_a) -> None:
         self.stopping = True
@@ -244,6 +254,7 @@ class LaneWorker:
             self.loop()
         finally:
             self.keeper.stop()
+            self.nntp = self.fetcher.nntp
             self.fetcher.close()
             if self.pool is not None:
                 self.pool.close()
@@ -476,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, w.request_stop)
         stats = w.run()
         print(json.dumps({"node": node, "lane": args.lane, **stats,
-                          "cpu": {k: round(v, 3) for k, v in w.cpu.items()}}), flush=True)
+                          "cpu": {k: round(v, 3) for k, v in w.cpu.items()}, "nntp": w.nntp}), flush=True)
         return 0
     slots = [("history", i) for i in range(args.threads)] + [("tail", i) for i in range(args.tail_threads)]
     if not slots:
