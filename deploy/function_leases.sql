@@ -54,10 +54,79 @@ END $$;
 COMMENT ON FUNCTION voyager.replan_since_snapshot(integer, voyager.lane)
     IS 'Plans again the ranges a lane did after its snapshot''s article (takeover, release without snapshot)';
 
+-- What a lane of a group offers a claimant with these bounds, in articles: the
+-- planned ranges it may take, plus what a silent holder of the lane left leased.
+CREATE FUNCTION voyager.lane_backlog(p_group integer, p_lane voyager.lane, p_min integer, p_max integer,
+                                     p_capture boolean) RETURNS bigint
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT sum(r.end_article - r.next_article + 1)
+                       FROM voyager.ranges r
+                      WHERE r.group_id = p_group AND r.status = 'planned'
+                        AND r.priority BETWEEN p_min AND p_max
+                        AND (NOT p_capture OR r.capture)), 0)
+         + coalesce((SELECT sum(r.end_article - r.next_article + 1)
+                       FROM voyager.ranges r
+                      WHERE r.group_id = p_group AND r.lane = p_lane AND r.status = 'leased'), 0)
+$$;
+COMMENT ON FUNCTION voyager.lane_backlog(integer, voyager.lane, integer, integer, boolean)
+    IS 'Articles a lane of a group offers a claimant within the bounds (planned, or left leased by a silent holder)';
+
+-- The seam where a group's history meets its tail. The history lane is caught up
+-- when no history range is left to hand out or in hand; the tail lane has started
+-- once it holds or held a window of its own (a lease, a snapshot, a range taken).
+CREATE FUNCTION voyager.history_caught_up(p_group integer) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT NOT EXISTS (SELECT 1 FROM voyager.ranges r
+                        WHERE r.group_id = p_group
+                          AND ((r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority'))
+                               OR (r.status = 'leased' AND r.lane = 'history')))
+$$;
+COMMENT ON FUNCTION voyager.history_caught_up(integer)
+    IS 'No history range of the group is left to hand out or in hand';
+
+CREATE FUNCTION voyager.tail_started(p_group integer) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM voyager.group_leases gl
+                    WHERE gl.group_id = p_group AND gl.lane = 'tail'
+                      AND (gl.token IS NOT NULL OR gl.snapshot_article IS NOT NULL))
+        OR EXISTS (SELECT 1 FROM voyager.ranges r WHERE r.group_id = p_group AND r.lane = 'tail')
+$$;
+COMMENT ON FUNCTION voyager.tail_started(integer)
+    IS 'The group''s tail lane holds or held a window of its own (a lease, a snapshot or a range taken)';
+
+-- Whether a lane of a group may be claimed now by a claimant with these bounds:
+--  * free with work in the bounds, or held by a holder silent for the TTL (with
+--    or without a range in hand: a holder killed after its last range's last
+--    batch left its lease end unwritten; the new holder restores the snapshot,
+--    redoes what came after it and writes the lease end);
+--  * for the tail lane, not while the group's history lane, caught up and held
+--    by a live holder, is writing the lease end whose window the tail's first
+--    lease is to continue (lease_group hands it over once it is released).
+CREATE FUNCTION voyager.lane_claimable(gl voyager.group_leases, p_min integer, p_max integer,
+                                       p_capture boolean, p_ttl interval) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+    SELECT CASE
+             WHEN gl.token IS NOT NULL THEN gl.heartbeat_at < now() - p_ttl
+             ELSE voyager.lane_backlog(gl.group_id, gl.lane, p_min, p_max, p_capture) > 0
+                  AND NOT (gl.lane = 'tail'
+                           AND EXISTS (SELECT 1 FROM voyager.group_leases h
+                                        WHERE h.group_id = gl.group_id AND h.lane = 'history'
+                                          AND h.token IS NOT NULL AND h.heartbeat_at >= now() - p_ttl)
+                           AND NOT voyager.tail_started(gl.group_id)
+                           AND voyager.history_caught_up(gl.group_id))
+           END
+$$;
+COMMENT ON FUNCTION voyager.lane_claimable(voyager.group_leases, integer, integer, boolean, interval)
+    IS 'A lane a claimant may take: free with work in its bounds, or held by a silent holder';
+
 -- Leases one group for a lane: the free group (or one whose holder went silent)
 -- with work in the lane, alternating between the most planned articles and the
 -- longest unheld (never held first). SKIP LOCKED: two claimants never get the
 -- same group and never wait for each other. Returns no row when nothing is free.
+-- The tail lane's first lease of a group continues the history lane's window
+-- when the history is caught up and its snapshot stands where the tail begins
+-- (the seam): the snapshot is handed over, so the releases open at the history's
+-- end are finished by the tail, under the same keys.
 CREATE FUNCTION voyager.lease_group(
     p_lane text,
     p_node text DEFAULT NULL,
@@ -100,20 +169,9 @@ BEGIN
     SELECT gl.group_id, gl.token IS NOT NULL INTO v_group, v_held
       FROM voyager.group_leases gl
       JOIN voyager.groups g ON g.id = gl.group_id
-     CROSS JOIN LATERAL (
-            SELECT coalesce((SELECT sum(r.end_article - r.next_article + 1)
-                               FROM voyager.ranges r
-                              WHERE r.group_id = gl.group_id AND r.status = 'planned'
-                                AND r.priority BETWEEN v_min AND v_max
-                                AND (NOT v_capture OR r.capture)), 0)
-                 -- a silent holder's unfinished range is work too
-                 + coalesce((SELECT sum(r.end_article - r.next_article + 1)
-                               FROM voyager.ranges r
-                              WHERE r.group_id = gl.group_id AND r.lane = gl.lane
-                                AND r.status = 'leased'), 0) AS articles
-           ) todo
-     WHERE gl.lane = v_lane AND g.active AND todo.articles > 0
-       AND (gl.token IS NULL OR gl.heartbeat_at < now() - v_ttl)
+     CROSS JOIN LATERAL (SELECT voyager.lane_backlog(gl.group_id, gl.lane, v_min, v_max, v_capture) AS articles) todo
+     WHERE gl.lane = v_lane AND g.active
+       AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
      ORDER BY CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
               g.priority
@@ -125,6 +183,26 @@ BEGIN
 
     IF v_held THEN
         PERFORM voyager.replan_since_snapshot(v_group, v_lane);
+    ELSIF v_lane = 'tail' AND NOT voyager.tail_started(v_group) THEN
+        -- The seam: a caught-up, released history lane whose window stands where the
+        -- tail's first range begins is continued by the tail (its snapshot handed over).
+        INSERT INTO voyager.snapshots AS s (group_id, lane, article, bytes, taken_at, data)
+        SELECT s.group_id, 'tail', s.article, s.bytes, s.taken_at, s.data
+          FROM voyager.snapshots s
+          JOIN voyager.group_leases h ON h.group_id = s.group_id AND h.lane = s.lane
+         WHERE s.group_id = v_group AND s.lane = 'history' AND h.token IS NULL
+           AND h.snapshot_article = s.article
+           AND s.article = (SELECT min(r.start_article) FROM voyager.ranges r
+                             WHERE r.group_id = v_group AND r.priority <= v_tail AND r.status <> 'ancient')
+           AND voyager.history_caught_up(v_group)
+            ON CONFLICT (group_id, lane) DO UPDATE
+           SET article = excluded.article, bytes = excluded.bytes, taken_at = excluded.taken_at, data = excluded.data;
+        IF FOUND THEN
+            UPDATE voyager.group_leases gl
+               SET snapshot_article = h.snapshot_article, snapshot_at = h.snapshot_at
+              FROM voyager.group_leases h
+             WHERE gl.group_id = v_group AND gl.lane = 'tail' AND h.group_id = v_group AND h.lane = 'history';
+        END IF;
     END IF;
     UPDATE voyager.group_leases gl
        SET token = gen_random_uuid(), holder = v_node, leased_at = now(), heartbeat_at = now(),
@@ -143,6 +221,51 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION voyager.lease_group(text, text, integer, integer, boolean)
     IS 'Leases one group for a lane (history or tail) within the priority bounds; no row when nothing is free';
+
+-- Whether another group of the lease's lane is waiting for a claimant (what
+-- lease_group would hand out now with the lease's bounds). A tail holder with
+-- nothing left keeps its group while this is false and asks again later.
+CREATE FUNCTION voyager.lease_waiting(p_token uuid) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE v voyager.group_leases;
+BEGIN
+    v := voyager.lease_of(p_token);
+    RETURN EXISTS (
+        SELECT 1 FROM voyager.group_leases gl
+          JOIN voyager.groups g ON g.id = gl.group_id
+         WHERE gl.lane = v.lane AND gl.group_id <> v.group_id AND g.active
+           AND voyager.lane_claimable(gl, coalesce(v.min_priority, -2147483648),
+                                      coalesce(v.max_priority, 2147483647), v.capture_only,
+                                      make_interval(secs => voyager.setting_int('lease_ttl_seconds'))));
+END $$;
+COMMENT ON FUNCTION voyager.lease_waiting(uuid)
+    IS 'Another group of the lease''s lane waits for a claimant with the lease''s bounds';
+
+-- What the end of a lease with nothing left to hand out means for its window:
+-- 'provisional' when a continuation will come (the tail, whose planner adds
+-- more; a history with ranges left outside the bounds; a caught-up history
+-- whose window the tail's first lease is to continue), so what is open is
+-- written provisionally; 'final' when none will: the history lane is caught up
+-- and the tail lane already runs a window of its own from the seam, so the
+-- releases open at the seam end there, as the first of two halves. A tail
+-- claimant in the middle of taking the lane (its row locked) counts as started.
+CREATE FUNCTION voyager.lane_end(p_token uuid) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE v voyager.group_leases;
+BEGIN
+    v := voyager.lease_of(p_token);
+    IF v.lane = 'tail' OR NOT voyager.history_caught_up(v.group_id) THEN
+        RETURN 'provisional';
+    END IF;
+    PERFORM 1 FROM voyager.group_leases gl WHERE gl.group_id = v.group_id AND gl.lane = 'tail'
+        FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND OR voyager.tail_started(v.group_id) THEN
+        RETURN 'final';
+    END IF;
+    RETURN 'provisional';
+END $$;
+COMMENT ON FUNCTION voyager.lane_end(uuid)
+    IS 'provisional: a continuation will come to the lease''s window; final: none will (a history at a started tail''s seam)';
 
 -- The lease's next range in article order: the unfinished cursor range again,
 -- else the lowest planned range the lane may take (now leased to it). No row

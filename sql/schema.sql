@@ -861,6 +861,20 @@ END $$;
 
 
 --
+-- Name: history_caught_up(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.history_caught_up(p_group integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT NOT EXISTS (SELECT 1 FROM voyager.ranges r
+                        WHERE r.group_id = p_group
+                          AND ((r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority'))
+                               OR (r.status = 'leased' AND r.lane = 'history')))
+$$;
+
+
+--
 -- Name: is_group_set(text[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -870,6 +884,89 @@ CREATE FUNCTION voyager.is_group_set(p_groups text[]) RETURNS boolean
     SELECT cardinality(p_groups) > 0
        AND p_groups = ARRAY(SELECT DISTINCT g COLLATE "C" FROM unnest(p_groups) g ORDER BY 1)
 $$;
+
+
+--
+-- Name: lane_backlog(integer, voyager.lane, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lane_backlog(p_group integer, p_lane voyager.lane, p_min integer, p_max integer, p_capture boolean) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT coalesce((SELECT sum(r.end_article - r.next_article + 1)
+                       FROM voyager.ranges r
+                      WHERE r.group_id = p_group AND r.status = 'planned'
+                        AND r.priority BETWEEN p_min AND p_max
+                        AND (NOT p_capture OR r.capture)), 0)
+         + coalesce((SELECT sum(r.end_article - r.next_article + 1)
+                       FROM voyager.ranges r
+                      WHERE r.group_id = p_group AND r.lane = p_lane AND r.status = 'leased'), 0)
+$$;
+
+
+--
+-- Name: group_leases; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.group_leases (
+    group_id integer NOT NULL,
+    lane voyager.lane NOT NULL,
+    token uuid,
+    holder text,
+    leased_at timestamp with time zone,
+    heartbeat_at timestamp with time zone,
+    released_at timestamp with time zone,
+    range_id bigint,
+    snapshot_article bigint,
+    snapshot_at timestamp with time zone,
+    min_priority integer,
+    max_priority integer,
+    capture_only boolean DEFAULT false NOT NULL,
+    takeovers integer DEFAULT 0 NOT NULL,
+    CONSTRAINT group_leases_holder_check CHECK (((token IS NULL) = (holder IS NULL)))
+);
+
+
+--
+-- Name: lane_claimable(voyager.group_leases, integer, integer, boolean, interval); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lane_claimable(gl voyager.group_leases, p_min integer, p_max integer, p_capture boolean, p_ttl interval) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT CASE
+             WHEN gl.token IS NOT NULL THEN gl.heartbeat_at < now() - p_ttl
+             ELSE voyager.lane_backlog(gl.group_id, gl.lane, p_min, p_max, p_capture) > 0
+                  AND NOT (gl.lane = 'tail'
+                           AND EXISTS (SELECT 1 FROM voyager.group_leases h
+                                        WHERE h.group_id = gl.group_id AND h.lane = 'history'
+                                          AND h.token IS NOT NULL AND h.heartbeat_at >= now() - p_ttl)
+                           AND NOT voyager.tail_started(gl.group_id)
+                           AND voyager.history_caught_up(gl.group_id))
+           END
+$$;
+
+
+--
+-- Name: lane_end(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lane_end(p_token uuid) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+DECLARE v voyager.group_leases;
+BEGIN
+    v := voyager.lease_of(p_token);
+    IF v.lane = 'tail' OR NOT voyager.history_caught_up(v.group_id) THEN
+        RETURN 'provisional';
+    END IF;
+    PERFORM 1 FROM voyager.group_leases gl WHERE gl.group_id = v.group_id AND gl.lane = 'tail'
+        FOR UPDATE SKIP LOCKED;
+    IF NOT FOUND OR voyager.tail_started(v.group_id) THEN
+        RETURN 'final';
+    END IF;
+    RETURN 'provisional';
+END $$;
 
 
 --
@@ -912,20 +1009,9 @@ BEGIN
     SELECT gl.group_id, gl.token IS NOT NULL INTO v_group, v_held
       FROM voyager.group_leases gl
       JOIN voyager.groups g ON g.id = gl.group_id
-     CROSS JOIN LATERAL (
-            SELECT coalesce((SELECT sum(r.end_article - r.next_article + 1)
-                               FROM voyager.ranges r
-                              WHERE r.group_id = gl.group_id AND r.status = 'planned'
-                                AND r.priority BETWEEN v_min AND v_max
-                                AND (NOT v_capture OR r.capture)), 0)
-                 -- a silent holder's unfinished range is work too
-                 + coalesce((SELECT sum(r.end_article - r.next_article + 1)
-                               FROM voyager.ranges r
-                              WHERE r.group_id = gl.group_id AND r.lane = gl.lane
-                                AND r.status = 'leased'), 0) AS articles
-           ) todo
-     WHERE gl.lane = v_lane AND g.active AND todo.articles > 0
-       AND (gl.token IS NULL OR gl.heartbeat_at < now() - v_ttl)
+     CROSS JOIN LATERAL (SELECT voyager.lane_backlog(gl.group_id, gl.lane, v_min, v_max, v_capture) AS articles) todo
+     WHERE gl.lane = v_lane AND g.active
+       AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
      ORDER BY CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
               g.priority
@@ -937,6 +1023,26 @@ BEGIN
 
     IF v_held THEN
         PERFORM voyager.replan_since_snapshot(v_group, v_lane);
+    ELSIF v_lane = 'tail' AND NOT voyager.tail_started(v_group) THEN
+        -- The seam: a caught-up, released history lane whose window stands where the
+        -- tail's first range begins is continued by the tail (its snapshot handed over).
+        INSERT INTO voyager.snapshots AS s (group_id, lane, article, bytes, taken_at, data)
+        SELECT s.group_id, 'tail', s.article, s.bytes, s.taken_at, s.data
+          FROM voyager.snapshots s
+          JOIN voyager.group_leases h ON h.group_id = s.group_id AND h.lane = s.lane
+         WHERE s.group_id = v_group AND s.lane = 'history' AND h.token IS NULL
+           AND h.snapshot_article = s.article
+           AND s.article = (SELECT min(r.start_article) FROM voyager.ranges r
+                             WHERE r.group_id = v_group AND r.priority <= v_tail AND r.status <> 'ancient')
+           AND voyager.history_caught_up(v_group)
+            ON CONFLICT (group_id, lane) DO UPDATE
+           SET article = excluded.article, bytes = excluded.bytes, taken_at = excluded.taken_at, data = excluded.data;
+        IF FOUND THEN
+            UPDATE voyager.group_leases gl
+               SET snapshot_article = h.snapshot_article, snapshot_at = h.snapshot_at
+              FROM voyager.group_leases h
+             WHERE gl.group_id = v_group AND gl.lane = 'tail' AND h.group_id = v_group AND h.lane = 'history';
+        END IF;
     END IF;
     UPDATE voyager.group_leases gl
        SET token = gen_random_uuid(), holder = v_node, leased_at = now(), heartbeat_at = now(),
@@ -953,29 +1059,6 @@ BEGIN
       LEFT JOIN voyager.snapshots s ON s.group_id = gl.group_id AND s.lane = gl.lane
      WHERE gl.group_id = v_group AND gl.lane = v_lane;
 END $$;
-
-
---
--- Name: group_leases; Type: TABLE; Schema: voyager; Owner: -
---
-
-CREATE TABLE voyager.group_leases (
-    group_id integer NOT NULL,
-    lane voyager.lane NOT NULL,
-    token uuid,
-    holder text,
-    leased_at timestamp with time zone,
-    heartbeat_at timestamp with time zone,
-    released_at timestamp with time zone,
-    range_id bigint,
-    snapshot_article bigint,
-    snapshot_at timestamp with time zone,
-    min_priority integer,
-    max_priority integer,
-    capture_only boolean DEFAULT false NOT NULL,
-    takeovers integer DEFAULT 0 NOT NULL,
-    CONSTRAINT group_leases_holder_check CHECK (((token IS NULL) = (holder IS NULL)))
-);
 
 
 --
@@ -996,6 +1079,26 @@ BEGIN
             USING ERRCODE = 'VY001', HINT = 'Lease the group again with voyager.lease_group().';
     END IF;
     RETURN v;
+END $$;
+
+
+--
+-- Name: lease_waiting(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lease_waiting(p_token uuid) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE v voyager.group_leases;
+BEGIN
+    v := voyager.lease_of(p_token);
+    RETURN EXISTS (
+        SELECT 1 FROM voyager.group_leases gl
+          JOIN voyager.groups g ON g.id = gl.group_id
+         WHERE gl.lane = v.lane AND gl.group_id <> v.group_id AND g.active
+           AND voyager.lane_claimable(gl, coalesce(v.min_priority, -2147483648),
+                                      coalesce(v.max_priority, 2147483647), v.capture_only,
+                                      make_interval(secs => voyager.setting_int('lease_ttl_seconds'))));
 END $$;
 
 
@@ -1892,6 +1995,20 @@ BEGIN
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN octet_length(p_data);
 END $$;
+
+
+--
+-- Name: tail_started(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.tail_started(p_group integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM voyager.group_leases gl
+                    WHERE gl.group_id = p_group AND gl.lane = 'tail'
+                      AND (gl.token IS NOT NULL OR gl.snapshot_article IS NOT NULL))
+        OR EXISTS (SELECT 1 FROM voyager.ranges r WHERE r.group_id = p_group AND r.lane = 'tail')
+$$;
 
 
 --

@@ -315,3 +315,152 @@ def test_leases_through_pgbouncer(pg_server, db_dsn):
             assert c.execute("SHOW port").fetchone()[0] == str(cluster.port)
     finally:
         bouncer.stop()
+
+
+# -- takeover of a lane with nothing planned; the tail's hold; the seam ---------------------------
+
+@pytest.fixture
+def one_group(conn):
+    set_setting(conn, "range_articles", 1000)
+    plan(conn, [{"name": "g.one", "low": 1, "high": 3000}])
+    return conn
+
+
+def test_a_holder_killed_after_its_last_batch_is_taken_over(one_group, connect):
+    """Every range done, the lease end (provisional writes, snapshot, release)
+    never came: nothing is planned or leased, yet the silent lease is work."""
+    conn = one_group
+    old_conn = connect()
+    old = lease(old_conn, "history", "old")
+    token = old["token"]
+    r1 = next_range(old_conn, token)
+    finish_range(old_conn, token, r1)
+    r2 = next_range(old_conn, token)
+    advance(old_conn, token, r2, r2["start_article"], r2["start_article"] + 400, 400)
+    old_conn.execute("SELECT voyager.store_snapshot(%s, %s, %s)", (token, r2["start_article"] + 400, b"w"))
+    finish_range(old_conn, token, {**r2, "next_article": r2["start_article"] + 400})
+    r3 = next_range(old_conn, token)
+    finish_range(old_conn, token, r3)
+    assert next_range(old_conn, token) is None          # ... and the holder dies here
+    assert all(r[3] == "done" for r in ranges(conn, "g.one"))
+
+    assert lease(conn, "history", "new") is None         # alive: nothing to take
+    age_heartbeat(conn, "g.one")
+    taken = lease(conn, "history", "new")
+    assert taken and taken["group_name"] == "g.one" and taken["taken_over"]
+    assert taken["snapshot_article"] == r2["start_article"] + 400
+    rows = ranges(conn, "g.one")
+    # the ranges since the snapshot are planned again, from its article
+    assert [(r[2], r[3]) for r in rows] == [(r1["end_article"] + 1, "done"),
+                                           (r2["start_article"] + 400, "planned"),
+                                           (r3["start_article"], "planned")]
+    assert next_range(conn, taken["token"])["next_article"] == r2["start_article"] + 400
+    with pytest.raises(psycopg.Error) as e:
+        old_conn.execute("SELECT voyager.heartbeat(%s)", (token,))
+    assert sqlstate_of(e) == LEASE_LOST
+
+
+def test_a_silent_holder_with_nothing_to_redo_is_taken_over_all_the_same(one_group):
+    """A holder that wrote its lease end and snapshot and kept the group (the
+    tail's hold) and died: taken over, nothing planned again."""
+    conn = one_group
+    held = lease(conn, "history", "old")
+    while (rng := next_range(conn, held["token"])) is not None:
+        finish_range(conn, held["token"], rng)
+    conn.execute("SELECT voyager.store_snapshot(%s, %s, %s)", (held["token"], 3001, b"end"))
+    age_heartbeat(conn, "g.one")
+    taken = lease(conn, "history", "new")
+    assert taken["taken_over"] and taken["snapshot_article"] == 3001
+    assert all(r[3] == "done" for r in ranges(conn, "g.one"))
+    assert next_range(conn, taken["token"]) is None
+    conn.execute("SELECT voyager.release_group(%s)", (taken["token"],))
+    assert lease(conn, "history", "new") is None         # released: no work, nothing to take
+
+
+def test_lease_waiting_tells_a_tail_holder_another_group_waits(conn):
+    set_setting(conn, "range_articles", 1000)
+    rows = [{"name": "g.a", "low": 1, "high": 500}, {"name": "g.b", "low": 1, "high": 500}]
+    plan(conn, rows)
+    plan(conn, [{**r, "high": 600} for r in rows])        # a tail range each
+
+    def waiting(token):
+        return conn.execute("SELECT voyager.lease_waiting(%s)", (token,)).fetchone()[0]
+
+    a = lease(conn, "tail", "a")
+    assert waiting(a["token"])                            # the other group's tail is free
+    b = lease(conn, "tail", "b")
+    assert {a["group_name"], b["group_name"]} == {"g.a", "g.b"}
+    assert not waiting(a["token"])                        # held by a live holder
+    age_heartbeat(conn, b["group_name"], "tail")
+    assert waiting(a["token"])                            # silent: waiting for a takeover
+    conn.execute("SELECT voyager.heartbeat(%s)", (b["token"],))
+    finish_range(conn, b["token"], next_range(conn, b["token"]))
+    conn.execute("SELECT voyager.release_group(%s, %s, %s)", (b["token"], b"w", 601))
+    assert not waiting(a["token"])                        # free, but nothing to do
+
+
+@pytest.fixture
+def seam(conn):
+    """g.s: history 1..1500 planned first, then a tail range 1501..1800."""
+    set_setting(conn, "range_articles", 1000)
+    plan(conn, [{"name": "g.s", "low": 1, "high": 1500}])
+    plan(conn, [{"name": "g.s", "low": 1, "high": 1800}])
+    return conn
+
+
+def history_to_the_seam(conn, node="h"):
+    held = lease(conn, "history", node)
+    while (rng := next_range(conn, held["token"])) is not None:
+        finish_range(conn, held["token"], rng)
+    return held
+
+
+def test_the_tail_continues_a_caught_up_history_window_at_the_seam(seam):
+    conn = seam
+    hist = history_to_the_seam(conn)
+    assert conn.execute("SELECT voyager.lane_end(%s)", (hist["token"],)).fetchone()[0] == "provisional"
+    # writing its lease end: the tail waits for the window it is to continue
+    assert lease(conn, "tail", "t") is None
+    conn.execute("SELECT voyager.release_group(%s, %s, %s)", (hist["token"], b"history-window", 1501))
+    tail = lease(conn, "tail", "t")
+    assert tail["group_name"] == "g.s" and tail["snapshot_article"] == 1501
+    assert conn.execute("SELECT article, data FROM voyager.snapshot(%s)", (tail["token"],)).fetchone() == \
+        (1501, b"history-window")
+    assert next_range(conn, tail["token"])["next_article"] == 1501
+    assert conn.execute("SELECT voyager.lane_end(%s)", (tail["token"],)).fetchone()[0] == "provisional"
+
+
+def test_a_tail_that_started_first_has_its_own_window_and_the_history_ends_at_the_seam(seam):
+    conn = seam
+    tail = lease(conn, "tail", "t")                         # the history is still to do: tail first
+    assert tail["snapshot_article"] is None
+    finish_range(conn, tail["token"], next_range(conn, tail["token"]))
+    conn.execute("SELECT voyager.release_group(%s, %s, %s)", (tail["token"], b"tail-window", 1801))
+    hist = history_to_the_seam(conn)
+    assert conn.execute("SELECT voyager.lane_end(%s)", (hist["token"],)).fetchone()[0] == "final"
+    conn.execute("SELECT voyager.release_group(%s, %s, %s)", (hist["token"], b"history-window", 1501))
+    plan(conn, [{"name": "g.s", "low": 1, "high": 1900}])
+    again = lease(conn, "tail", "t")
+    assert again["snapshot_article"] == 1801               # its own window, not the history's
+    assert conn.execute("SELECT data FROM voyager.snapshot(%s)", (again["token"],)).fetchone()[0] == b"tail-window"
+
+
+def test_a_tail_claimant_in_the_middle_of_its_lease_counts_as_started(seam, connect):
+    conn = seam
+    hist = history_to_the_seam(conn)
+    claimant = connect(autocommit=False)
+    claimant.execute("SELECT 1 FROM voyager.group_leases WHERE lane = 'tail' FOR UPDATE")
+    assert conn.execute("SELECT voyager.lane_end(%s)", (hist["token"],)).fetchone()[0] == "final"
+    claimant.rollback()
+    assert conn.execute("SELECT voyager.lane_end(%s)", (hist["token"],)).fetchone()[0] == "provisional"
+
+
+def test_history_left_outside_the_bounds_is_not_the_seam(seam):
+    conn = seam
+    conn.execute("""UPDATE voyager.ranges SET priority = 50 WHERE start_article = 1001""")
+    held = lease(conn, "history", "h", min_priority=100, max_priority=100)
+    finish_range(conn, held["token"], next_range(conn, held["token"]))
+    assert next_range(conn, held["token"]) is None
+    tail = lease(conn, "tail", "t")                          # not caught up: the tail starts its own window
+    assert tail["snapshot_article"] is None
+    assert conn.execute("SELECT voyager.lane_end(%s)", (held["token"],)).fetchone()[0] == "provisional"

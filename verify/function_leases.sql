@@ -1,7 +1,13 @@
 -- Verify voyager:function_leases on pg
 SELECT has_function_privilege('voyager.lease_of(uuid)', 'execute'),
        has_function_privilege('voyager.replan_since_snapshot(integer, voyager.lane)', 'execute'),
+       has_function_privilege('voyager.lane_backlog(integer, voyager.lane, integer, integer, boolean)', 'execute'),
+       has_function_privilege('voyager.history_caught_up(integer)', 'execute'),
+       has_function_privilege('voyager.tail_started(integer)', 'execute'),
+       has_function_privilege('voyager.lane_claimable(voyager.group_leases, integer, integer, boolean, interval)', 'execute'),
        has_function_privilege('voyager.lease_group(text, text, integer, integer, boolean)', 'execute'),
+       has_function_privilege('voyager.lease_waiting(uuid)', 'execute'),
+       has_function_privilege('voyager.lane_end(uuid)', 'execute'),
        has_function_privilege('voyager.next_range(uuid)', 'execute'),
        has_function_privilege('voyager.advance_range(uuid, bigint, bigint, bigint, bigint)', 'execute'),
        has_function_privilege('voyager.heartbeat(uuid)', 'execute'),

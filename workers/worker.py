@@ -11,6 +11,15 @@ the chunks of the cursor range and of the group's next planned ranges are
 fetched in parallel into the spool ($VOYAGER_HOME/spool, VOYAGER_SPOOL_MB),
 independent of the window's pace, and deleted once their range's batches
 are stored. The sequence of database calls is workers/catalog.replay_into_db's.
+
+A tail process keeps a caught-up group (its lease end written provisionally,
+the window kept) and asks again every VOYAGER_TAIL_POLL_SECONDS, giving the
+group back only when another group of the lane waits (voyager.lease_waiting).
+
+Tests only: VOYAGER_TEST_PAUSE_BEFORE_LEASE_END=<path> (and
+VOYAGER_TEST_PAUSE_AT_BATCH=<n> with VOYAGER_TEST_PAUSE_AFTER_BATCH=<path>)
+make the process write the group's name to <path> and wait there while the
+file exists and no stop came (tests/workers/test_worker.py kills or stops it).
 """
 from __future__ import annotations
 
@@ -218,8 +227,12 @@ class LaneWorker:
         self.stopping = False
         corpus = os.environ.get("VOYAGER_CORPUS")
         self.corpus_dir = Path(corpus) if corpus else None
+        # a tail holder with nothing left asks again this often (VOYAGER_TAIL_POLL_SECONDS)
+        self.tail_poll = float(os.environ.get("VOYAGER_TAIL_POLL_SECONDS") or 60)
+        self._last_snapshot = time.monotonic()
         self.stats = {"headers": 0, "batches": 0, "groups": 0, "ranges": 0, "snapshots": 0,
-                      "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0}
+                      "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0,
+                      "lease_ends_held": 0}
         self.cpu = {"window": 0.0, "store": 0.0}   # this (the main) thread's CPU seconds
         self.nntp: dict = {}                      # the fetcher's: replies by mode, bytes
 
@@ -269,7 +282,7 @@ class LaneWorker:
             if held is None:
                 if self.until_idle and self.idle():
                     return
-                time.sleep(0.5 if self.until_idle else 30)
+                self.wait(0.5 if self.until_idle else self.tail_poll if self.lane == "tail" else 30, held=False)
                 continue
             token, gid, name, taken_over = held
             self.stats["groups"] += 1
@@ -283,8 +296,20 @@ class LaneWorker:
             finally:
                 self.keeper.token = None
 
+    def wait(self, seconds: float, held: bool = True) -> None:
+        """Sleeps, waking for a stop (or, holding a group, a lost lease)."""
+        deadline = time.monotonic() + seconds
+        while not self.stopping and not (held and self.keeper.lost):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(0.25, left))
+
     def idle(self) -> bool:
-        """No range left for this lane: none planned it may take, none leased to it."""
+        """No range left for this lane: none planned it may take, none leased to it,
+        and no lease of the lane held by another process (a live one gives its group
+        back soon; a killed one's is taken over after lease_ttl_seconds, and its
+        lease end may still be unwritten)."""
         if self.lane == "tail":
             cond = "(r.status = 'planned' AND r.priority <= voyager.setting_int('tail_priority'))"
         else:
@@ -293,7 +318,10 @@ class LaneWorker:
                     " AND voyager.setting_int('lease_max_priority'))")
         return not self.conn.execute(
             f"SELECT EXISTS (SELECT 1 FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id "
-            f"WHERE g.active AND ({cond} OR (r.status = 'leased' AND r.lane = %s::voyager.lane)))", (self.lane,)).fetchone()[0]
+            f"WHERE g.active AND ({cond} OR (r.status = 'leased' AND r.lane = %s::voyager.lane))) "
+            f"OR EXISTS (SELECT 1 FROM voyager.group_leases gl JOIN voyager.groups g ON g.id = gl.group_id "
+            f"WHERE g.active AND gl.lane = %s::voyager.lane AND gl.token IS NOT NULL)",
+            (self.lane, self.lane)).fetchone()[0]
 
     # -- one held group
     def call(self, sql: str, params=()):
@@ -305,11 +333,21 @@ class LaneWorker:
             raise
 
     def work_group(self, token, gid: int, name: str) -> None:
+        """Works the held group's ranges in article order through one window.
+        With nothing left the history lane's lease ends: what is open is written
+        provisionally (or finished, at the seam a started tail has passed, or with
+        --flush-at-end), the window snapshotted, the group given back. The tail
+        lane (without --until-idle) keeps the group instead while no other group
+        of the lane waits: caught up, it writes what is open provisionally (the
+        tail's poll is a lease end: an upload in progress shows in the catalog),
+        snapshots every snapshot_minutes, and asks again every tail_poll seconds;
+        the planner's new ranges fall into its order, and the next batches finish
+        what it wrote provisionally."""
         priorities = dict(self.conn.execute("SELECT name, priority FROM voyager.groups").fetchall())
         snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
         window = Window.restore(bytes(snap[1])) if snap else Window(name, priorities)
-        last_snapshot = time.monotonic()
-        rng = None
+        rng = None                  # the lease's cursor range, once next_range gave one
+        written = snapped = True    # since the last stored batch: what is open written out / the window snapshotted
         end_of_data = False
         while True:
             if self.stopping:
@@ -319,36 +357,90 @@ class LaneWorker:
             nxt = self.call("SELECT range_id, start_article, end_article, next_article, capture "
                             "FROM voyager.next_range(%s)", (token,)).fetchone()
             if nxt is None:
+                if self.lane == "tail" and not self.until_idle:
+                    if not written:
+                        self.test_hook("VOYAGER_TEST_PAUSE_BEFORE_LEASE_END", name)
+                        self.write_lease_end(token, window, rng, final=False)
+                        self.stats["lease_ends_held"] += 1
+                        written = True
+                    if not snapped and time.monotonic() - self._last_snapshot >= self.snapshot_every:
+                        # only after the lease end: a snapshot there redoes nothing unwritten
+                        self.call("SELECT voyager.store_snapshot(%s, %s, %s)",
+                                  (token, self.resume_point(rng), window.snapshot()))
+                        self.stats["snapshots"] += 1
+                        self._last_snapshot = time.monotonic()
+                        snapped = True
+                    if self.call("SELECT voyager.lease_waiting(%s)", (token,)).fetchone()[0]:
+                        break                          # another group waits: this one goes back
+                    self.wait(self.tail_poll)
+                    continue
                 end_of_data = True
                 break
             rng = nxt
             range_id, start, end, resume, capture = rng
             self.prefetch_ahead(gid, name, rng)
-            resume = self.run_range(token, window, name, rng)
-            if resume <= end:
+            after = self.run_range(token, window, name, rng)
+            if after > resume:
+                written = snapped = False
+            if after <= end:
                 break                                  # stopped mid-range
             self.stats["ranges"] += 1
-            if self.snapshot_every and time.monotonic() - last_snapshot >= self.snapshot_every:
-                pass                                   # taken inside run_range, right after a batch
-        if rng is None:
+        if snapped:
+            # nothing since the window's snapshot (or the one restored): the group goes
+            # back as it stands (a range handed out but not begun is planned again)
             self.call("SELECT voyager.release_group(%s)", (token,))
             return
-        range_id, start, end = rng[0], rng[1], rng[2]
-        at = self.conn.execute("SELECT next_article FROM voyager.ranges WHERE id = %s", (range_id,)).fetchone()[0]
-        t = time.thread_time()
-        if end_of_data and self.flush_at_end and self.lane == "history":
-            # the end of the data (a fixed corpus): what is open is as good as settled
-            batches = [window.flush()]
+        if written:
+            at = self.resume_point(rng)
         else:
-            # a lease's end: what is open is written provisionally, the window keeps it
-            batches = list(window.lease_end_batches())
+            self.test_hook("VOYAGER_TEST_PAUSE_BEFORE_LEASE_END", name)
+            final = False
+            if end_of_data:
+                # --flush-at-end: a fixed corpus, the end of its data; else the seam: a
+                # caught-up history whose tail runs a window of its own ends there
+                final = self.flush_at_end or \
+                    self.call("SELECT voyager.lane_end(%s)", (token,)).fetchone()[0] == "final"
+            at = self.write_lease_end(token, window, rng, final=final)
+        self.call("SELECT voyager.release_group(%s, %s, %s)", (token, window.snapshot(), at))
+        self.stats["snapshots"] += 1
+
+    def write_lease_end(self, token, window: Window, rng, final: bool) -> int:
+        """The lease end's writes at the cursor range's resume point: what is open
+        provisionally (finished false, edge true: the window keeps it, a continuation
+        finishes it), or, when nothing will continue the window, finished as it
+        stands (flush). Returns the resume point."""
+        range_id = rng[0]
+        at = self.resume_point(rng)
+        t = time.thread_time()
+        batches = [window.flush()] if final else list(window.lease_end_batches())
         self.cpu["window"] += time.thread_time() - t
         for b in batches:
             t = time.thread_time()
-            self.store.store(token, range_id, at, at, 0, b)
+            try:
+                self.store.store(token, range_id, at, at, 0, b)
+            except psycopg.Error as e:
+                if e.sqlstate == LEASE_LOST:
+                    raise GroupLost(str(e).splitlines()[0]) from e
+                raise
             self.cpu["store"] += time.thread_time() - t
-        self.call("SELECT voyager.release_group(%s, %s, %s)", (token, window.snapshot(), at))
-        self.stats["snapshots"] += 1
+        return at
+
+    def resume_point(self, rng) -> int:
+        return self.conn.execute("SELECT next_article FROM voyager.ranges WHERE id = %s", (rng[0],)).fetchone()[0]
+
+    def test_hook(self, var: str, name: str) -> None:
+        """Tests only: with VAR=<path> set, writes the group's name to <path> and
+        waits while the file exists and no stop came (a test kills the process
+        there, stops it, or deletes the file to let it go on)."""
+        path = os.environ.get(var)
+        if not path:
+            return
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(name)
+        os.replace(tmp, p)
+        while p.exists() and not self.stopping:
+            time.sleep(0.05)
 
     def prefetch_ahead(self, gid: int, name: str, rng) -> None:
         """The cursor range's chunks, then the group's next two planned ranges'."""
@@ -412,7 +504,7 @@ class LaneWorker:
     def run_range(self, token, window: Window, name: str, rng) -> int:
         range_id, start, end, resume, capture = rng
         captured = []
-        last_snapshot = getattr(self, "_last_snapshot", time.monotonic())
+        last_snapshot = self._last_snapshot
         for a, b, data in self.chunks(name, start, end, resume):
             t = time.thread_time()
             gc.disable()            # as the window's bench runs it: its records hold no cycles
@@ -433,6 +525,8 @@ class LaneWorker:
             self.cpu["store"] += time.thread_time() - t
             self.stats["headers"] += lines
             self.stats["batches"] += 1
+            if self.stats["batches"] == int(os.environ.get("VOYAGER_TEST_PAUSE_AT_BATCH") or 0):
+                self.test_hook("VOYAGER_TEST_PAUSE_AFTER_BATCH", name)
             resume = b + 1
             if capture and self.corpus_dir is not None and not self.in_corpus(name, start, end):
                 captured.append((a, b, data))
@@ -464,13 +558,17 @@ class LaneWorker:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager worker", description="Index: lease groups, fetch, window, store.")
     p.add_argument("--threads", type=int, default=1, help="history lane processes (one window each)")
-    p.add_argument("--tail-threads", type=int, default=0, help="tail lane processes")
-    p.add_argument("--until-idle", action="store_true", help="exit once no planned range is left")
+    p.add_argument("--tail-threads", type=int, default=0,
+                   help="tail lane processes (each keeps a caught-up group and asks again every "
+                        "VOYAGER_TAIL_POLL_SECONDS, 60, unless another group waits)")
+    p.add_argument("--until-idle", action="store_true",
+                   help="exit once no planned range is left and no lease of the lane is held elsewhere "
+                        "(a tail group is given back when caught up)")
     p.add_argument("--node", default=None, help="this machine's name (default: the host name)")
     p.add_argument("--flush-at-end", action="store_true",
-                   help="a history group with no range left is the end of its data: finish what is open "
-                        "as settled (as `voyager replay --into-db` does; a fixed corpus) instead of "
-                        "writing it provisionally")
+                   help="a group with no range left (with --until-idle for the tail lane) is the end of "
+                        "its data: finish what is open as settled (as `voyager replay --into-db` does; a "
+                        "fixed corpus) instead of writing it provisionally")
     p.add_argument("--lane", choices=["history", "tail"], help=argparse.SUPPRESS)
     p.add_argument("-v", "--verbose", action="store_true")
     return p
