@@ -29,7 +29,7 @@ import re
 import zlib
 from collections import OrderedDict
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2       # 2: written_keys keeps the loose rows' keys
 WINDOW_S = 24 * 3600           # a release is finished when the frontier is this far past its last part
 UPLOAD_GAP_S = 3 * 3600        # a file joins an open release of its identity within this gap
 PLAUSIBLE_S = 7 * 24 * 3600    # a Date this far from the frontier is implausible
@@ -852,7 +852,7 @@ cdef class Window:
     cdef public list out_releases, out_pending, out_samples, out_retracted
     cdef public long long lines, malformed_lines
     cdef public list completed        # keys of files that got their last part since the last tick
-    cdef public set written_keys      # (identity, article) of releases written provisionally before they opened
+    cdef public dict written_keys     # ident -> [(article, key)]: loose files written provisionally before their release opened
     cdef public object spool          # Spool, or None: segment lists stay in memory
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
@@ -888,7 +888,7 @@ cdef class Window:
         self.out_retracted = []
         self.lines = self.malformed_lines = 0
         self.completed = []
-        self.written_keys = set()
+        self.written_keys = {}
         self.spool = Spool(spool_dir) if spool else None
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
@@ -1174,9 +1174,14 @@ cdef class Window:
                 return
         rel = Release(f.ident, f.first_article, f)
         rel.join(f)
-        if self.written_keys and (f.ident, f.first_article) in self.written_keys:
-            self.written_keys.discard((f.ident, f.first_article))
-            rel.written = True
+        if self.written_keys:
+            # a lease end wrote these files loose, keyed by their earliest article: the release
+            # opened by this file keeps that key, or the loose row goes (its key is not this one)
+            for article, key in self.written_keys.pop(f.ident, ()):
+                if article == f.first_article:
+                    rel.written = True
+                else:
+                    self.out_retracted.append(key)
         if ids is None and f.P == 1 and f.nsegs == 1 and scrambled_c(f.name, len(f.name)):
             self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
             return
@@ -1450,8 +1455,11 @@ cdef class Window:
                 rel.join(g)
             before = len(self.out_releases) + len(self.out_pending)
             self.finish(rel, False, True)
-            if len(self.out_releases) + len(self.out_pending) > before:
-                self.written_keys.add((ident, f.first_article))   # its release, once opened, was written
+            if len(self.out_releases) + len(self.out_pending) > before:   # its release, once opened, was written
+                written = self.written_keys.setdefault(ident, [])
+                entry = (f.first_article, release_key(identity_of(f), self.group, f.first_article))
+                if entry not in written:
+                    written.append(entry)
             if len(self.out_releases) + len(self.out_pending) >= max_releases:
                 yield self.take_batch()
         yield self.take_batch()

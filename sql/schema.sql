@@ -1957,8 +1957,11 @@ BEGIN
         DELETE FROM voyager.release_texts t USING gone WHERE t.release_id = gone.id
     ), candidates AS (
         DELETE FROM voyager.probe_candidates pc USING gone WHERE pc.release_id = gone.id
+    ), pending AS (                           -- a provisional pending release goes the same way
+        DELETE FROM voyager.pending_releases p WHERE p.release_key = ANY (p_retracted) AND NOT p.finished
+        RETURNING 1
     )
-    SELECT count(*) INTO v_retracted FROM gone;
+    SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM pending) INTO v_retracted;
 
     RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
                               'status', v_range.status, 'releases', v_releases, 'finished', v_finished,
