@@ -159,9 +159,11 @@ class Keeper(threading.Thread):
     resizing the pool to what the database grants."""
 
     def __init__(self, dsn: str, node: str, ttl: float, claim_ttl: float, pool: NntpPool | None,
-                 want: int, limit: int):
+                 want: int, limit: int, spool: "Spool | None" = None):
         super().__init__(name="keeper", daemon=True)
         self.dsn, self.node, self.pool, self.want, self.limit = dsn, node, pool, want, limit
+        self.spool = spool
+        self.reported = 0.0
         self.every = max(0.2, min(ttl, claim_ttl) / 3)
         self.token = None
         self.lost = False
@@ -188,6 +190,7 @@ class Keeper(threading.Thread):
                 if conn is None or conn.closed:
                     conn = connect(self.dsn)
                 self.claim(conn)
+                self.report_spool(conn)
                 token = self.token
                 if token is not None:
                     try:
@@ -207,6 +210,16 @@ class Keeper(threading.Thread):
                     conn.execute("SELECT voyager.nntp_release(%s, 'headers')", (self.node,))
             finally:
                 conn.close()
+
+    def report_spool(self, conn) -> None:
+        """The spool's size for voyager.status_spool, under the machine's node name
+        (its lane processes share the folder), at most every 30 s."""
+        if self.spool is None or time.monotonic() - self.reported < 30:
+            return
+        from voyager.status import report_spool
+
+        report_spool(conn, self.node.split("/")[0], self.spool.root, self.spool.cap)
+        self.reported = time.monotonic()
 
     def stop(self) -> None:
         self.stop_event.set()
@@ -260,7 +273,7 @@ class LaneWorker:
         spool_mb = int(os.environ.get("VOYAGER_SPOOL_MB") or 2048)
         self.spool = Spool(self.cfg.home / "spool", spool_mb << 20)
         self.fetcher = Fetcher(self.pool, self.spool, want or 1)
-        self.keeper = Keeper(self.dsn, self.node, ttl, claim_ttl, self.pool, want, limit)
+        self.keeper = Keeper(self.dsn, self.node, ttl, claim_ttl, self.pool, want, limit, self.spool)
         self.keeper.start()
         self.keeper.claimed.wait(30)
         try:

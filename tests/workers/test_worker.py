@@ -141,6 +141,8 @@ def test_two_workers_index_the_corpus_as_the_replay_does(corpus, reference, conn
     assert out.count('"lane": "history"') == 2
     same_as_reference(conn, corpus, reference)
     assert not list((tmp_path / "spool").rglob("*.ov")), "stored ranges leave no spool files"
+    # the spool was reported for voyager.status_spool, once for the machine (its lanes share the folder)
+    assert conn.execute("SELECT count(DISTINCT node) FROM voyager.spool_reports").fetchone()[0] == 1
 
 
 def test_a_killed_worker_is_taken_over_and_the_catalog_is_the_same(corpus, reference, conn, pooled_dsn,
