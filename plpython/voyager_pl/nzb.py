@@ -1,4 +1,7 @@
-"""NZB 1.1 from a release chunk, in the database's own Python (voyager.nzb_from_chunk)."""
+"""NZB 1.1 from a release chunk, in the database's own Python (voyager.nzb_from_chunk).
+
+render() takes decoded files, so that the web process, which decodes with the
+Cython codec, serves the same bytes as voyager.nzb()."""
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
@@ -22,7 +25,12 @@ def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: 
     """The NZB of one release: a <file> per file of the chunk with its poster,
     date, subject, groups and segments in part order; <meta> for the title,
     the category and a known password."""
-    files = decode(bytes(chunk))
+    return render(decode(bytes(chunk)), title, poster, posted_at, groups, category, password)
+
+
+def render(files, title: str, poster: str, posted_at: int | None, groups: list,
+           category: str | None = None, password: str | None = None) -> str:
+    """build() from the files the codec decoded: (name, bytes, [(part, message-id, bytes)])."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>"]
     out.append(f'  <meta type="title">{escape(title or "")}</meta>')
     if category:
@@ -32,16 +40,22 @@ def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: 
     out.append(" </head>")
     group_xml = "".join(f"<group>{escape(g)}</group>" for g in (groups or []))
     date = int(posted_at or 0)
+    poster_attr = quoteattr(poster or "")
     for name, _size, segments in files:
         segments = sorted(segments)
         total = max((p for p, _m, _b in segments), default=0)
         subject = f'"{_text(name)}" yEnc (1/{total})'
-        out.append(f" <file poster={quoteattr(poster or '')} date=\"{date}\" subject={quoteattr(subject)}>")
+        out.append(f" <file poster={poster_attr} date=\"{date}\" subject={quoteattr(subject)}>")
         out.append(f"  <groups>{group_xml}</groups>")
         out.append("  <segments>")
-        for part, mid, nbytes in segments:
-            out.append(f'   <segment bytes="{nbytes}" number="{part}">{escape(_text(mid))}</segment>')
+        out.extend([f'   <segment bytes="{nbytes}" number="{part}">{_mid(mid)}</segment>'
+                    for part, mid, nbytes in segments])
         out.append("  </segments>")
         out.append(" </file>")
     out.append("</nzb>")
     return "\n".join(out) + "\n"
+
+
+def _mid(mid: bytes) -> str:
+    s = _text(mid)
+    return escape(s) if ("&" in s or "<" in s or ">" in s) else s
