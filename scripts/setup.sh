@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-# python3-zstandard: the server's own Python decodes release chunks (voyager_pl.codec)
-APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard)
+# python3-zstandard: the server's own Python decodes release chunks (voyager_pl.codec);
+# chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads)
+APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium)
 
 need_apt=()
 for p in "${APT_PACKAGES[@]}"; do
