@@ -19,7 +19,6 @@ total cached under a state is exact for as long as the state is the one read.
 """
 from __future__ import annotations
 
-import math
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -84,6 +83,7 @@ class Sql:
     conds: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
     text: str | None = None            # the condition on a release_texts row `t`
+    text_only: bool = True             # no condition on the release row but the judge's
 
     def add(self, cond: str, **params) -> None:
         self.conds.append(cond)
@@ -94,6 +94,7 @@ def build(q: Query) -> Sql:
     s = Sql()
     if not q.judged:
         s.add("NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)")
+    hidden_only = len(s.conds)
     if q.cats:
         cats = sorted(q.cats)
         if NULL_CATEGORY in q.cats:
@@ -137,11 +138,19 @@ def build(q: Query) -> Sql:
         s.params["ep_likes"] = list(q.episode.likes)
     if text:
         s.text = " AND ".join(text)
+    s.text_only = len(s.conds) == hidden_only
     return s
 
 
 def count_sql(q: Query) -> tuple[str, dict]:
     s = build(q)
+    if s.text and s.text_only:
+        # words and nothing on the release row: the texts alone (every text's
+        # release exists), no probe into releases per match
+        hidden = "" if q.judged else (" AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
+                                      "WHERE j.release_id = t.release_id AND j.hidden)")
+        return (f"SELECT (SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t WHERE {s.text}{hidden}), "
+                "voyager.catalog_state()", s.params)
     conds = list(s.conds)
     if s.text:
         conds.append(f"r.id IN (SELECT t.release_id FROM voyager.release_texts t WHERE {s.text})")
@@ -213,21 +222,27 @@ class Totals:
             self.entries.popitem(last=False)
 
 
+PROBE = 2000
+
+
 def first_page_sql(q: Query, limit: int, offset: int) -> tuple[str, dict]:
-    """The total and the page in one pass over the matches (a total not yet
-    known): every match is read once for both."""
+    """A total not yet known: up to PROBE matches are collected once for both
+    the total and the page. A word that matches more is common: its total is
+    then counted apart and its page walked (see run)."""
     s = build(q)
     conds = list(s.conds)
     if s.text:
         conds.append(f"r.id IN (SELECT t.release_id FROM voyager.release_texts t WHERE {s.text})")
     where = " AND ".join(conds) or "true"
-    sql = f"""WITH m AS MATERIALIZED (SELECT r.id, r.posted_at FROM voyager.releases r WHERE {where}),
-     page AS MATERIALIZED (SELECT id, posted_at FROM m ORDER BY posted_at DESC, id DESC LIMIT %(limit)s OFFSET %(offset)s)
-SELECT (SELECT count(*) FROM m) AS total, voyager.catalog_state() AS state, {ITEM_COLUMNS}
-  FROM page JOIN voyager.releases r ON r.id = page.id
-  {ITEM_JOINS}
- ORDER BY page.posted_at DESC, page.id DESC"""
-    return sql, {**s.params, "limit": limit, "offset": offset}
+    sql = f"""WITH m AS MATERIALIZED (SELECT r.id, r.posted_at FROM voyager.releases r WHERE {where} LIMIT %(probe)s),
+     page AS MATERIALIZED (SELECT id, posted_at FROM m ORDER BY posted_at DESC, id DESC LIMIT %(limit)s OFFSET %(offset)s),
+     t AS (SELECT count(*) AS total, voyager.catalog_state() AS state FROM m)
+SELECT t.total, t.state, x.* FROM t LEFT JOIN LATERAL (
+    SELECT {ITEM_COLUMNS}, page.posted_at AS page_at
+      FROM page JOIN voyager.releases r ON r.id = page.id
+      {ITEM_JOINS}) x ON true
+ ORDER BY x.page_at DESC, x.id DESC"""
+    return sql, {**s.params, "limit": limit, "offset": offset, "probe": PROBE + 1}
 
 
 async def _rows(cur) -> list[dict]:
@@ -240,13 +255,13 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
     """(exact total, the page's rows as dicts)."""
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
-    if total is None and q.has_text and limit > 0:
+    if total is None and q.has_text:
         rows = await _rows(await conn.execute(*first_page_sql(q, limit, offset)))
-        if rows:
+        if rows[0]["total"] <= PROBE:
             total, seen_state = rows[0]["total"], rows[0]["state"]
             if totals is not None:
                 totals.put(key, seen_state, total)
-            return total, rows
+            return total, [r for r in rows if r["id"] is not None]
     if total is None:
         cur = await conn.execute(*count_sql(q))
         total, seen_state = await cur.fetchone()
