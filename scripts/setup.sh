@@ -38,7 +38,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.voyager-installed
 # Reinstalled (and the Cython extension rebuilt) when the metadata or ext/ changes.
-want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd 2>/dev/null | sha1sum | cut -d' ' -f1)
+want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd web/*.pyx 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing the Python packages into .venv"
   # quiet unless it fails: the build's own warnings are noise here

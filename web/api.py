@@ -20,7 +20,7 @@ from sanic.response import HTTPResponse, raw
 from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import nzb_text, release_chunk
+from .nzbs import CHUNK_SQL, nzb_bytes, release_chunk
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -353,18 +353,25 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
     ctx = request.app.ctx
     v = (p.get("id") or p.get("guid") or "").strip()
     if GUID.match(v):
-        find, arg = "SELECT id FROM voyager.releases WHERE release_key = %s", bytes.fromhex(v)
+        find, arg = "SELECT id FROM voyager.releases WHERE release_key = %(arg)s", bytes.fromhex(v)
     elif DIGITS.match(v) and "id" in p:
-        find, arg = "SELECT id FROM voyager.releases WHERE id = %s", int(v)
+        find, arg = "SELECT id FROM voyager.releases WHERE id = %(arg)s", int(v)
     else:
-        find, arg = "SELECT NULL::bigint WHERE %s::text IS NULL", None
-    cur = await conn.execute(f"SELECT code, user_id FROM voyager.api_use(%s, 'download', ({find}))", (key, arg))
-    code, user_id = await cur.fetchone()
+        find, arg = "SELECT NULL::bigint WHERE %(arg)s::text IS NULL", None
+    # one round trip: the counted download, then (when granted) the release and its chunk
+    cur = await conn.execute(
+        f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
+            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} AND u.code = 0) c ON true""",
+        {"key": key, "arg": arg})
+    row = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+    code = row.pop("code")
     if code == 300 and not v:
         code = 200
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
-    rel = await release_chunk(conn, find=find, arg=arg)
+    rel = row if row["id"] is not None else None
+    if rel is not None and rel["chunk"] is None:
+        rel = await release_chunk(conn, rel["id"])          # a chunk filed under another month
     if rel is None or rel["chunk"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)
@@ -373,7 +380,7 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
 def nzb_response(rel: dict, cats: feeds.Categories) -> HTTPResponse:
     """The NZB as a download, with the DNZB headers SABnzbd and NZBGet read."""
     try:
-        body = nzb_text(rel).encode("utf-8")
+        body = nzb_bytes(rel)
     except ValueError:
         log.exception("a release chunk does not decode: release %s", rel["id"])
         raise ApiError(900, "release chunk") from None

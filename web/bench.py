@@ -151,7 +151,8 @@ def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
         if words:
             popular.append(rng.choice(words).lower())
     return {
-        "warmup": [f"t=search&q={quote(w)}&limit=100" for w in vocab[n:n + 100]] + CATEGORY_PAGES,
+        # a running indexer's state: connections open, the polled category pages seen by every worker
+        "warmup": [f"t=search&q={quote(w)}&limit=100" for w in vocab[n:n + 100]] + CATEGORY_PAGES * 8,
         "search_word": [f"t=search&q={quote(w)}" for w in (vocab * (n // len(vocab) + 1))[:n]],
         "search_popular": [f"t=search&q={quote(w)}" for w in (popular * (n // max(len(popular), 1) + 1))[:n]],
         "category_page": [rng.choice(CATEGORY_PAGES) for _ in range(n)],
