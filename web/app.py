@@ -54,7 +54,7 @@ def create_app(config: WebConfig | None = None) -> Sanic:
             # direct connections (pgbouncer refuses startup options): a runaway
             # search is cancelled, and no parallel workers on a busy server
             kwargs["options"] = (f"-c statement_timeout={config.statement_timeout_ms} "
-                                 "-c max_parallel_workers_per_gather=0")
+                                 "-c max_parallel_workers_per_gather=0 -c work_mem=16MB")
         app.ctx.pool = AsyncConnectionPool(config.dsn, min_size=min(2, config.pool_size),
                                            max_size=config.pool_size, open=False, kwargs=kwargs)
         await app.ctx.pool.open(wait=True, timeout=30)
