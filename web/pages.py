@@ -22,7 +22,7 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, html, redirect
 
 from . import search
-from .api import ApiError, _filename, _group, nzb_response
+from .api import ApiError, _group, nzb_response
 from .names import name_info
 from .nzbs import file_list, release_chunk
 

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from tests.web.catalog import INCOMPLETE, RELEASES
-from tests.web.util import api, call, error_code, feed
+from tests.web.util import api, error_code, feed
 
 HARBOR = [n for n, *_ in RELEASES if n.startswith("Silent.Harbor")]
 RFC822 = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "

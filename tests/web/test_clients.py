@@ -15,7 +15,7 @@ import feedparser
 import pytest
 
 from tests.web.catalog import RELEASES
-from tests.web.util import NZ, Feed
+from tests.web.util import Feed
 
 pytestmark = pytest.mark.slow
 
