@@ -1620,6 +1620,19 @@ ALTER TABLE voyager.rule_sets ALTER COLUMN version ADD GENERATED ALWAYS AS IDENT
 
 
 --
+-- Name: search_totals; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE UNLOGGED TABLE voyager.search_totals (
+    query_hash bytea NOT NULL,
+    state bigint NOT NULL,
+    total bigint NOT NULL,
+    counted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT search_totals_query_hash_check CHECK ((octet_length(query_hash) = 20))
+);
+
+
+--
 -- Name: settings; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -2054,6 +2067,14 @@ ALTER TABLE ONLY voyager.rule_samples
 
 ALTER TABLE ONLY voyager.rule_sets
     ADD CONSTRAINT rule_sets_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: search_totals search_totals_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.search_totals
+    ADD CONSTRAINT search_totals_pkey PRIMARY KEY (query_hash);
 
 
 --

@@ -84,6 +84,7 @@ async def _refresh_loop(app: Sanic) -> None:
             await refresh(app)
             async with app.ctx.pool.connection() as conn:
                 await conn.execute("SELECT voyager.compact_catalog_changes()")
+                await conn.execute("DELETE FROM voyager.search_totals WHERE state < voyager.catalog_state()")
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -19,6 +19,7 @@ total cached under a state is exact for as long as the state is the one read.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -268,9 +269,38 @@ async def _rows(cur) -> list[dict]:
     return [dict(zip(cols, row)) for row in await cur.fetchall()]
 
 
+async def _shared_total(conn, key: tuple, state: int | None) -> int | None:
+    if state is None:
+        return None
+    cur = await conn.execute("SELECT total FROM voyager.search_totals WHERE query_hash = %s AND state = %s",
+                             (_hash(key), state))
+    row = await cur.fetchone()
+    return row[0] if row else None
+
+
+async def _count(conn, q: Query, key: tuple, totals: Totals | None) -> int:
+    """The exact total, counted (and kept for the other processes)."""
+    cur = await conn.execute(*count_sql(q))
+    total, seen_state = await cur.fetchone()
+    if totals is not None:
+        totals.put(key, seen_state, total)
+        await conn.execute(
+            """INSERT INTO voyager.search_totals AS s (query_hash, state, total) VALUES (%s, %s, %s)
+                   ON CONFLICT (query_hash) DO UPDATE SET state = excluded.state, total = excluded.total,
+                                                          counted_at = now()
+                WHERE s.state < excluded.state""", (_hash(key), seen_state, total))
+    return total
+
+
+def _hash(key: tuple) -> bytes:
+    return hashlib.sha1(repr(key).encode("utf-8", "surrogatepass")).digest()
+
+
 async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
               releases: int) -> tuple[int, list[dict]]:
-    """(exact total, the page's rows as dicts)."""
+    """(exact total, the page's rows as dicts). Totals come from this process's
+    cache, then the shared one (voyager.search_totals) for what is costly to
+    count, then a count."""
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
     if total is None and q.has_text:
@@ -280,11 +310,12 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
             if totals is not None:
                 totals.put(key, seen_state, total)
             return total, [r for r in rows if r["id"] is not None]
+    if total is None and totals is not None:
+        total = await _shared_total(conn, key, state)
+        if total is not None:
+            totals.put(key, state, total)
     if total is None:
-        cur = await conn.execute(*count_sql(q))
-        total, seen_state = await cur.fetchone()
-        if totals is not None:
-            totals.put(key, seen_state, total)
+        total = await _count(conn, q, key, totals)
     if offset >= total or limit == 0:
         return total, []
     sql, params = page_sql(q, limit, offset, walk_pays(q, total, limit, offset, releases))

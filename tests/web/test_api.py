@@ -337,3 +337,21 @@ def test_cached_totals_follow_new_releases(keys, ids, web_dsn):
         folded = conn.execute("SELECT voyager.compact_catalog_changes()").fetchone()[0]
         assert folded >= 2 and conn.execute("SELECT count(*) FROM voyager.catalog_changes").fetchone()[0] == 1
     assert search(app, k, t="search", cat="5000").total == tv + 1
+
+
+def test_costly_totals_are_shared_between_processes_and_follow_the_catalog(keys, ids, web_dsn, monkeypatch):
+    from tests.web.conftest import make_app
+    from web import search as search_mod
+
+    monkeypatch.setattr(search_mod, "PROBE", 1)           # every word counts as common
+    first, second = make_app(web_dsn), make_app(web_dsn)    # two worker processes' caches
+    assert search(first, keys["alice"], t="search", q="harbor").total == len(HARBOR)
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        state = conn.execute("SELECT voyager.catalog_state()").fetchone()[0]
+        assert conn.execute("SELECT state FROM voyager.search_totals").fetchall() == [(state,)]
+        conn.execute("UPDATE voyager.search_totals SET total = 999")          # what the second one reads
+    assert search(second, keys["alice"], t="search", q="harbor").total == 999
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("DELETE FROM voyager.releases WHERE id = %s", (ids[HARBOR[-1]],))
+    assert search(second, keys["alice"], t="search", q="harbor").total == len(HARBOR) - 1
+    assert search(first, keys["alice"], t="search", q="harbor").total == len(HARBOR) - 1
