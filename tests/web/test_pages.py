@@ -161,3 +161,25 @@ def test_sign_out_needs_the_form_token(app, keys):
     token = re.search(r'name="csrf" value="([0-9a-f]+)"', html).group(1)
     assert call(app, "/logout", "post", headers=headers, data={"csrf": token}).status == 303
     assert call(app, "/account", headers=headers).status == 303              # the session is gone
+
+
+def test_every_route_but_the_sign_in_and_caps_wants_a_key_or_a_session(shared_app):
+    """Walks the app's own route table: a new route cannot forget the check."""
+    call(shared_app, "/login")                                # the routes are finalised on a first request
+    checked = 0
+    for route in shared_app.router.routes:
+        path = "/" + route.path.lstrip("/")
+        path = re.sub(r"<[^>]*int[^>]*>", "5000", path)
+        path = re.sub(r"<[^>]+>", "0" * 40, path)
+        for method in route.methods:
+            if path == "/login":
+                continue
+            resp = call(shared_app, path, method.lower())
+            if path == "/api":
+                assert "<error code=\"200\"" in resp.text               # no function: nothing more said
+                assert "<error code=\"100\"" in call(shared_app, "/api?t=search").text
+                assert "<caps>" in call(shared_app, "/api?t=caps").text
+            else:
+                assert resp.status == 303 and resp.headers["location"].startswith("/login"), (method, path)
+            checked += 1
+    assert checked >= 11
