@@ -133,6 +133,7 @@ HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "
 def _prewarm(dsn: str) -> dict:
     """The catalog's hot relations into shared buffers, as on a running indexer."""
     with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("TRUNCATE voyager.search_totals")      # every run counts its totals afresh
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
         pages = sum(conn.execute("SELECT pg_prewarm(%s)", (f"voyager.{r}",)).fetchone()[0] for r in HOT)
         return {"shared_buffers": conn.execute("SHOW shared_buffers").fetchone()[0],
@@ -154,10 +155,10 @@ def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SELECT setseed(%s)", (1 / (seed + 2),))
         names = [r[0] for r in conn.execute(
-            "SELECT name FROM voyager.releases TABLESAMPLE SYSTEM (1) ORDER BY random() LIMIT %s", (n,))]
+            "SELECT name FROM voyager.releases TABLESAMPLE SYSTEM (1) ORDER BY random() LIMIT %s", (n + 500,))]
         guids = [r[0] for r in conn.execute(
             "SELECT encode(release_key, 'hex') FROM voyager.releases WHERE files = 100 ORDER BY random() LIMIT %s",
-            (n,))]
+            (n + 500,))]
     popular = []
     for name in names:
         words = [w for w in name.replace("-", ".").replace(" ", ".").split(".") if len(w) >= 4 and w.isalpha()]
@@ -165,11 +166,11 @@ def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
             popular.append(rng.choice(words).lower())
     return {
         # a running indexer's state: connections open, the polled category pages seen by every worker
-        "warmup": [f"t=search&q={quote(w)}&limit=100" for w in vocab[n:n + 100]] + CATEGORY_PAGES * 8,
-        "search_word": [f"t=search&q={quote(w)}" for w in (vocab * (n // len(vocab) + 1))[:n]],
-        "search_popular": [f"t=search&q={quote(w)}" for w in (popular * (n // max(len(popular), 1) + 1))[:n]],
-        "category_page": [rng.choice(CATEGORY_PAGES) for _ in range(n)],
-        "get": [f"t=get&id={g}" for g in (guids * (n // max(len(guids), 1) + 1))[:n]],
+        "warmup": [f"t=search&q={quote(w)}&limit=100" for w in vocab[-100:]] + CATEGORY_PAGES * 8,
+        "search_word": [f"t=search&q={quote(w)}" for w in (vocab * (n // len(vocab) + 1))[:n + 500]],
+        "search_popular": [f"t=search&q={quote(w)}" for w in (popular * (n // max(len(popular), 1) + 1))[:n + 500]],
+        "category_page": [rng.choice(CATEGORY_PAGES) for _ in range(n + 500)],
+        "get": [f"t=get&id={g}" for g in (guids * (n // max(len(guids), 1) + 1))[:n + 500]],
     }
 
 
@@ -208,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=0, help="server worker processes (0: one per CPU)")
     p.add_argument("--kinds", default="search_word,search_popular,category_page,get")
     p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
+    p.add_argument("--service", type=int, default=0, metavar="N",
+                   help="also N requests per kind from one client first (the service time, no queueing)")
     args = p.parse_args(argv)
 
     cfg = Config.from_env()
@@ -229,8 +232,15 @@ def main(argv: list[str] | None = None) -> int:
 
         async def drive():
             await run_kind(port, "warmup", [f"/api?{q}&apikey={key}" for q in inputs["warmup"]], args.clients)
+            if args.service:
+                out["one_client"] = {}
+                for kind in args.kinds.split(","):
+                    paths = [f"/api?{q}&apikey={key}" for q in inputs[kind][-args.service:]]
+                    del inputs[kind][-args.service:]             # not asked again below
+                    out["one_client"][kind] = await run_kind(port, kind, paths, 1)
+                    log(f"{kind}, one client: {json.dumps(out['one_client'][kind])}")
             for kind in args.kinds.split(","):
-                paths = [f"/api?{q}&apikey={key}" for q in inputs[kind]]
+                paths = [f"/api?{q}&apikey={key}" for q in inputs[kind][:args.requests]]
                 out["load_average_before"] = out.get("load_average_before") or _load_average()
                 out["kinds"][kind] = await run_kind(port, kind, paths, args.clients)
                 out["kinds"][kind]["target_p95_ms"] = TARGETS_MS.get(kind)
