@@ -2,7 +2,7 @@
 
 Builds (once; reused after) a `_scratch` database of --releases releases
 (web/bench_catalog.py), starts a real `voyager web` server process on it, and
-drives it with --clients concurrent keep-alive clients, each sending its next
+drives it with --clients concurrent keep-alive clients (a user each), each sending its next
 request as soon as the last one is answered. Per request kind, --requests
 requests; latency percentiles in milliseconds, printed as one JSON document.
 
@@ -88,17 +88,17 @@ def _check(kind: str, status: int, body: bytes) -> bool:
     return b"<rss" in body[:200] and b"<error" not in body[:200]
 
 
-async def run_kind(port: int, kind: str, paths: list[str], clients: int) -> dict:
+async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: list[str]) -> dict:
     queue = list(reversed(paths))
     latencies: list[float] = []
     errors = 0
 
-    async def worker():
+    async def worker(key: str):
         nonlocal errors
         c = Client(port)
         try:
             while queue:
-                path = queue.pop()
+                path = f"{queue.pop()}&apikey={key}"
                 t = time.perf_counter()
                 try:
                     status, body = await c.get(path)
@@ -113,9 +113,9 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int) -> dict
         finally:
             c.close()
 
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    wall = time.perf_counter() - started
+    started, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(worker(keys[i % len(keys)]) for i in range(clients)))
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     latencies.sort()
 
     def pct(p: float) -> float:
@@ -123,7 +123,8 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int) -> dict
 
     return {"requests": len(latencies), "errors": errors, "p50_ms": pct(0.50), "p95_ms": pct(0.95),
             "p99_ms": pct(0.99), "max_ms": round(latencies[-1] * 1000, 1) if latencies else None,
-            "requests_per_second": round(len(latencies) / wall, 1)}
+            "requests_per_second": round(len(latencies) / wall, 1),
+            "client_cpu_share": round(cpu / wall, 2)}
 
 
 HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "release_texts_pkey",
@@ -140,12 +141,15 @@ def _prewarm(dsn: str) -> dict:
                 "prewarmed_mb": round(pages * 8192 / 2**20)}
 
 
-def _bench_key(dsn: str) -> str:
+def _bench_keys(dsn: str, n: int) -> list[str]:
+    """A user per client (admin: no quota), as a busy indexer's clients are."""
+    keys = []
     with psycopg.connect(dsn, autocommit=True) as conn:
-        row = conn.execute("SELECT api_key FROM voyager.users WHERE name = 'bench'").fetchone()
-        if row:
-            return row[0]
-        return conn.execute("SELECT voyager.add_user('bench', 'admin')").fetchone()[0]
+        for i in range(1, n + 1):
+            row = conn.execute("SELECT api_key FROM voyager.users WHERE name = %s", (f"bench{i}",)).fetchone()
+            keys.append(row[0] if row else
+                        conn.execute("SELECT voyager.add_user(%s, 'admin')", (f"bench{i}",)).fetchone()[0])
+    return keys
 
 
 def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
@@ -216,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
     dsn = bench_catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log)
-    key = _bench_key(dsn)
+    keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
     port = _free_port()
@@ -231,18 +235,18 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_wait_up(port))
 
         async def drive():
-            await run_kind(port, "warmup", [f"/api?{q}&apikey={key}" for q in inputs["warmup"]], args.clients)
+            await run_kind(port, "warmup", [f"/api?{q}" for q in inputs["warmup"]], args.clients, keys)
             if args.service:
                 out["one_client"] = {}
                 for kind in args.kinds.split(","):
-                    paths = [f"/api?{q}&apikey={key}" for q in inputs[kind][-args.service:]]
+                    paths = [f"/api?{q}" for q in inputs[kind][-args.service:]]
                     del inputs[kind][-args.service:]             # not asked again below
-                    out["one_client"][kind] = await run_kind(port, kind, paths, 1)
+                    out["one_client"][kind] = await run_kind(port, kind, paths, 1, keys)
                     log(f"{kind}, one client: {json.dumps(out['one_client'][kind])}")
             for kind in args.kinds.split(","):
-                paths = [f"/api?{q}&apikey={key}" for q in inputs[kind][:args.requests]]
+                paths = [f"/api?{q}" for q in inputs[kind][:args.requests]]
                 out["load_average_before"] = out.get("load_average_before") or _load_average()
-                out["kinds"][kind] = await run_kind(port, kind, paths, args.clients)
+                out["kinds"][kind] = await run_kind(port, kind, paths, args.clients, keys)
                 out["kinds"][kind]["target_p95_ms"] = TARGETS_MS.get(kind)
                 log(f"{kind}: {json.dumps(out['kinds'][kind])}")
 
