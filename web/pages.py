@@ -306,6 +306,9 @@ async def newest(request: Request) -> HTTPResponse:
     return await _listing(request, "Newest releases")
 
 
+VISIBLE = "NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)"
+
+
 @bp.get("/browse")
 @signed_in
 async def browse(request: Request) -> HTTPResponse:
@@ -315,11 +318,12 @@ async def browse(request: Request) -> HTTPResponse:
     counts = ctx.totals.get(key, state) if ctx.web.count_cache else None
     if counts is None:
         cur = await request.ctx.conn.execute(
-            """SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{}') FROM
-                         (SELECT coalesce(category, 8010) AS c, count(*) AS n FROM voyager.releases GROUP BY 1) x),
+            f"""SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{{}}') FROM
+                         (SELECT coalesce(category, 8010) AS c, count(*) AS n FROM voyager.releases r
+                           WHERE {VISIBLE} GROUP BY 1) x),
                       (SELECT coalesce(jsonb_agg(jsonb_build_array(g, n) ORDER BY g), '[]') FROM
                          (SELECT g, sum(n) AS n FROM
-                            (SELECT group_set_id, count(*) AS n FROM voyager.releases GROUP BY 1) y
+                            (SELECT group_set_id, count(*) AS n FROM voyager.releases r WHERE {VISIBLE} GROUP BY 1) y
                             JOIN voyager.group_sets gs ON gs.id = y.group_set_id, unnest(gs.groups) g
                            GROUP BY g) z),
                       voyager.catalog_state()""")
