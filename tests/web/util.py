@@ -10,9 +10,12 @@ NZ = "{http://www.newznab.com/DTD/2010/feeds/attributes/}"
 
 
 def call(app, path: str, method: str = "get", **kw):
-    """One request through Sanic's ASGI client (the app's listeners run around it)."""
+    """One request through Sanic's ASGI client (the app's listeners run around
+    it), a fresh client each time: no cookie carried over from another request."""
+    from sanic_testing.testing import SanicASGITestClient
+
     async def go():
-        _, resp = await getattr(app.asgi_client, method)(path, **kw)
+        _, resp = await getattr(SanicASGITestClient(app), method)(path, **kw)
         return resp
     return asyncio.run(go())
 
