@@ -14,7 +14,9 @@ CREATE FUNCTION voyager.store_batch(
     p_counts voyager.count_in[] DEFAULT '{}', p_samples voyager.sample_in[] DEFAULT '{}',
     p_retracted bytea[] DEFAULT '{}')
 RETURNS jsonb
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+SET jit = off              -- a batch's statements are short: JIT compiling them cost more than running them
+AS $$
 DECLARE
     v_range voyager.ranges;
     v_releases integer := 0;
@@ -24,27 +26,23 @@ DECLARE
     v_bad text;
     v_count_first bigint;
     v_ids bigint[];
-    v_keys bytea[];
-    v_fresh boolean[];
 BEGIN
-    -- a malformed batch is refused whole, with the first reason
+    -- a malformed batch is refused whole, with the first reason (one pass over the batch)
     SELECT CASE
-             WHEN r.release_key IS NULL OR octet_length(r.release_key) <> 20 THEN 'a release key is not 20 bytes'
-             WHEN r.identity_key IS NULL OR octet_length(r.identity_key) <> 20 THEN 'an identity key is not 20 bytes'
-             WHEN r.name IS NULL OR r.poster IS NULL THEN 'a release has no name or poster'
-             WHEN r.chunk IS NULL THEN 'a release has no chunk'
-             WHEN r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0 THEN 'bad file or segment counts'
+             WHEN count(*) FILTER (WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20) > 0
+               THEN 'a release key is not 20 bytes'
+             WHEN count(*) FILTER (WHERE r.identity_key IS NULL OR octet_length(r.identity_key) <> 20) > 0
+               THEN 'an identity key is not 20 bytes'
+             WHEN count(*) FILTER (WHERE r.name IS NULL OR r.poster IS NULL) > 0 THEN 'a release has no name or poster'
+             WHEN count(*) FILTER (WHERE r.chunk IS NULL) > 0 THEN 'a release has no chunk'
+             WHEN count(*) FILTER (WHERE r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0) > 0
+               THEN 'bad file or segment counts'
+             WHEN count(*) FILTER (WHERE r.groups IS NULL OR cardinality(r.groups) = 0) > 0 THEN 'a release has no groups'
+             WHEN count(*) <> count(DISTINCT r.release_key) THEN 'a release key twice in one batch'
            END INTO v_bad
-      FROM unnest(p_releases) r
-     WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20 OR r.identity_key IS NULL
-        OR octet_length(r.identity_key) <> 20 OR r.name IS NULL OR r.poster IS NULL OR r.chunk IS NULL
-        OR r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0
-     LIMIT 1;
+      FROM unnest(p_releases) r;
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'batch refused: %', v_bad USING ERRCODE = '22023';
-    END IF;
-    IF (SELECT count(*) <> count(DISTINCT r.release_key) FROM unnest(p_releases) r) THEN
-        RAISE EXCEPTION 'batch refused: a release key twice in one batch' USING ERRCODE = '22023';
     END IF;
 
     IF p_next_article IS NOT DISTINCT FROM p_first_article THEN
@@ -71,60 +69,70 @@ BEGIN
     SELECT DISTINCT r.poster FROM unnest(p_releases) r
         ON CONFLICT (poster) DO NOTHING;
     INSERT INTO voyager.group_sets (groups)
-    SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
+    SELECT DISTINCT r.groups FROM unnest(p_releases) r
         ON CONFLICT (groups) DO NOTHING;
 
-    -- what was written is kept in arrays (a temp table a call would churn the catalog)
-    WITH incoming AS (
+    -- a provisional release written again (finished or rewritten) loses its chunk and texts first
+    -- (found among the provisional ones through their partial index)
+    SELECT coalesce(array_agg(x.id), '{}') INTO v_ids
+      FROM voyager.releases x
+     WHERE x.release_key = ANY (ARRAY(SELECT r.release_key FROM unnest(p_releases) r)) AND x.settled_at IS NULL;
+    IF cardinality(v_ids) > 0 THEN
+        DELETE FROM voyager.release_chunks c USING voyager.releases x
+         WHERE x.id = ANY (v_ids) AND c.month = voyager.chunk_month(x.posted_at) AND c.release_id = x.id;
+        DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (v_ids) AND t.kind IN (1, 6);
+    END IF;
+
+    -- one statement writes the rows, the chunks, the texts and the probe candidates, the batch
+    -- unpacked once
+    WITH incoming AS MATERIALIZED (
         SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
           FROM unnest(p_releases) r
           JOIN voyager.posters p ON p.poster = r.poster
-          JOIN voyager.group_sets gs ON gs.groups = ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g)
-    ), written AS (
-        INSERT INTO voyager.releases AS x (posted_at, last_posted_at, first_article, last_article, segments, bytes,
-                                           settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                           complete, has_par2, edge, release_key, identity_key, name)
+          JOIN voyager.group_sets gs ON gs.groups = r.groups
+    ), rewritten AS (                         -- a provisional release finished or rewritten
+        UPDATE voyager.releases x
+           SET last_posted_at = to_timestamp(i.last_posted_at), last_article = i.last_article,
+               segments = i.segments, bytes = i.bytes, settled_at = CASE WHEN i.finished THEN now() END,
+               group_set_id = i.group_set_id, file_total = i.file_total, files = i.files,
+               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
+          FROM incoming i
+         WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
+        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished
+    ), inserted AS (
+        INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                      settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                      complete, has_par2, edge, release_key, identity_key, name, category)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
-               i.release_key, i.identity_key, i.name
+               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
           FROM incoming i
-            ON CONFLICT (release_key) DO UPDATE
-           SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
-               segments = excluded.segments, bytes = excluded.bytes, settled_at = excluded.settled_at,
-               group_set_id = excluded.group_set_id, file_total = excluded.file_total, files = excluded.files,
-               complete = excluded.complete, has_par2 = excluded.has_par2, edge = excluded.edge
-         WHERE x.settled_at IS NULL              -- a finished release stays as it is
-        RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
+        RETURNING id, release_key, settled_at IS NOT NULL AS finished
+    ), written AS (
+        SELECT w.id, w.finished, i.posted_at, i.chunk, i.name, i.members, i.candidates
+          FROM (SELECT * FROM rewritten UNION ALL SELECT * FROM inserted) w
+          JOIN incoming i ON i.release_key = w.release_key
+    ), chunks AS (
+        INSERT INTO voyager.release_chunks (release_id, month, chunk)
+        SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
+          FROM written w
+    ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
+        INSERT INTO voyager.release_texts (release_id, kind, text)
+        SELECT w.id, k.kind, k.text
+          FROM written w
+         CROSS JOIN LATERAL (VALUES (1::smallint, left(w.name, 255)), (6::smallint, left(w.members, 5400))) k(kind, text)
+         WHERE k.text <> ''
+    ), candidates AS (                        -- (kind, message-id, file index) triples
+        INSERT INTO voyager.probe_candidates AS pc (release_id, kind, message_id, file_index)
+        SELECT w.id, w.candidates[3 * k + 1], w.candidates[3 * k + 2], w.candidates[3 * k + 3]::integer
+          FROM written w
+         CROSS JOIN LATERAL generate_series(0, coalesce(array_length(w.candidates, 1), 0) / 3 - 1) k
+            ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id,
+                                                         file_index = excluded.file_index
     )
-    SELECT coalesce(array_agg(w.id), '{}'), coalesce(array_agg(w.release_key), '{}'),
-           coalesce(array_agg(w.fresh), '{}'), count(*), count(*) FILTER (WHERE w.finished)
-      INTO v_ids, v_keys, v_fresh, v_releases, v_finished
-      FROM written w;
-
-    -- chunks: a provisional one is replaced by the record that finishes or rewrites it
-    DELETE FROM voyager.release_chunks c
-     USING unnest(v_ids, v_fresh) AS w(id, fresh) WHERE c.release_id = w.id AND NOT w.fresh;
-    INSERT INTO voyager.release_chunks (release_id, month, chunk)
-    SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key;
-
-    -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
-    INSERT INTO voyager.release_texts (release_id, kind, text)
-    SELECT w.id, 1, left(r.name, 255)
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-    UNION
-    SELECT w.id, 6, left(m, 255)
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-     CROSS JOIN LATERAL unnest(r.members[1:20]) m
-        ON CONFLICT DO NOTHING;
-
-    -- probe candidates: (kind, message-id, file index) triples
-    INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)
-    SELECT w.id, r.candidates[3 * k + 1], r.candidates[3 * k + 2], r.candidates[3 * k + 3]::integer
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-     CROSS JOIN LATERAL generate_series(0, coalesce(array_length(r.candidates, 1), 0) / 3 - 1) k
-        ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index;
+    SELECT count(*), count(*) FILTER (WHERE w.finished) INTO v_releases, v_finished FROM written w;
 
     -- pending releases (decision f): outside the catalog
     INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
@@ -153,9 +161,19 @@ BEGIN
     SELECT p_range_id, v_count_first, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
         ON CONFLICT DO NOTHING;
 
-    -- a provisional release the rules dropped once it settled
-    DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL;
-    GET DIAGNOSTICS v_retracted = ROW_COUNT;
+    -- a provisional release the rules dropped once it settled: the row and what hangs on it
+    WITH gone AS (
+        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL
+        RETURNING id, posted_at
+    ), chunks AS (
+        DELETE FROM voyager.release_chunks c USING gone
+         WHERE c.month = voyager.chunk_month(gone.posted_at) AND c.release_id = gone.id
+    ), texts AS (
+        DELETE FROM voyager.release_texts t USING gone WHERE t.release_id = gone.id
+    ), candidates AS (
+        DELETE FROM voyager.probe_candidates pc USING gone WHERE pc.release_id = gone.id
+    )
+    SELECT count(*) INTO v_retracted FROM gone;
 
     RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
                               'status', v_range.status, 'releases', v_releases, 'finished', v_finished,

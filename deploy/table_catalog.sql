@@ -10,9 +10,17 @@ CREATE TABLE voyager.posters (
 );
 COMMENT ON TABLE voyager.posters IS 'Each distinct From once; releases refer to it by id';
 
+-- A group set is stored sorted and without repeats, so that one combination is one row;
+-- store_batch takes the sets as the client sends them and this check refuses others.
+CREATE FUNCTION voyager.is_group_set(p_groups text[]) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT cardinality(p_groups) > 0
+       AND p_groups = ARRAY(SELECT DISTINCT g COLLATE "C" FROM unnest(p_groups) g ORDER BY 1)
+$$;
+
 CREATE TABLE voyager.group_sets (
     id     integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    groups text[] NOT NULL UNIQUE            -- sorted names
+    groups text[] NOT NULL UNIQUE CHECK (voyager.is_group_set(groups))   -- sorted (bytewise), distinct
 );
 COMMENT ON TABLE voyager.group_sets IS 'Each distinct combination of groups a release was posted to, once';
 
@@ -26,9 +34,9 @@ CREATE TABLE voyager.releases (
     bytes          bigint NOT NULL,
     settled_at     timestamptz,               -- the finish; null while provisional
     first_seen_at  timestamptz NOT NULL DEFAULT now(),
-    group_id       integer NOT NULL REFERENCES voyager.groups (id),
-    group_set_id   integer NOT NULL REFERENCES voyager.group_sets (id),
-    poster_id      integer NOT NULL REFERENCES voyager.posters (id),
+    group_id       integer NOT NULL,          -- groups, group_sets, posters: by id, without foreign keys (below)
+    group_set_id   integer NOT NULL,
+    poster_id      integer NOT NULL,
     file_total     integer,
     files          integer NOT NULL,
     category       integer,
@@ -36,27 +44,44 @@ CREATE TABLE voyager.releases (
     complete       boolean NOT NULL,
     has_par2       boolean NOT NULL,
     edge           boolean NOT NULL DEFAULT false,
-    release_key    bytea NOT NULL UNIQUE CHECK (octet_length(release_key) = 20),
+    release_key    bytea NOT NULL CHECK (octet_length(release_key) = 20),
     identity_key   bytea NOT NULL CHECK (octet_length(identity_key) = 20),
-    name           text NOT NULL
+    name           text NOT NULL,
+    -- one row a key: a hash index (20 B an entry, where a btree over 20-byte keys spends ~50)
+    CONSTRAINT releases_release_key_excl EXCLUDE USING hash (release_key WITH =)
 );
+-- No foreign keys on the ingest tables (releases, release_texts, release_chunks,
+-- probe_candidates): each is a row trigger that locks the parent row, a fifth of
+-- the store's CPU, and store_batch is their one writer, inserting the parents in
+-- the same transaction. voyager.check_catalog() finds what a bug would orphan.
 COMMENT ON TABLE voyager.releases IS 'One row per catalog release, 8-byte columns first; written once, finished once';
-CREATE INDEX releases_identity_idx ON voyager.releases (identity_key, group_id);
+CREATE INDEX releases_identity_idx ON voyager.releases USING hash (identity_key);
 CREATE INDEX releases_newest_idx ON voyager.releases (posted_at DESC);
 CREATE INDEX releases_provisional_idx ON voyager.releases (id) WHERE settled_at IS NULL;
 
+-- A row a release and kind: several strings of one kind (an album's members)
+-- are one text, a line each, so they share their row and their trigrams.
 CREATE TABLE voyager.release_texts (
-    release_id bigint NOT NULL REFERENCES voyager.releases (id) ON DELETE CASCADE,
-    kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album member
-    text       text NOT NULL,
-    PRIMARY KEY (release_id, kind, text)
+    release_id bigint NOT NULL,
+    kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album members
+    text       text NOT NULL
 );
-CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin_trgm_ops) WITH (fastupdate = on);
+CREATE INDEX release_texts_release_idx ON voyager.release_texts (release_id);
+CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text gin_trgm_ops)
+    WITH (fastupdate = on, gin_pending_list_limit = 256);   -- kB: a small pending list, so its pages are few and reused
 COMMENT ON TABLE voyager.release_texts IS 'Every searchable string of a release; one trigram index serves every search';
+
+-- The partition month of a release's chunk: its posting month in UTC (whatever the
+-- session's TimeZone), 1970-01 when the date is unknown. A chunk is found by
+-- (chunk_month(posted_at), release_id), so a lookup touches one partition.
+CREATE FUNCTION voyager.chunk_month(p_posted_at timestamptz) RETURNS date
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT coalesce(date_trunc('month', p_posted_at AT TIME ZONE 'UTC')::date, date '1970-01-01')
+$$;
 
 CREATE TABLE voyager.release_chunks (
     release_id bigint NOT NULL,
-    month      date NOT NULL,                 -- the release's posting month: the partition
+    month      date NOT NULL,                 -- chunk_month(the release's posted_at): the partition
     created_at timestamptz NOT NULL DEFAULT now(),
     chunk      bytea NOT NULL,                -- ext.codec: files, names, sizes, segment lists
     PRIMARY KEY (month, release_id)
@@ -90,7 +115,7 @@ CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases (created_a
 COMMENT ON TABLE voyager.pending_releases IS 'Releases without a usable name (decision f): no catalog row, no chunk, until phase 2 names them';
 
 CREATE TABLE voyager.probe_candidates (
-    release_id  bigint NOT NULL REFERENCES voyager.releases (id) ON DELETE CASCADE,
+    release_id  bigint NOT NULL,
     kind        text NOT NULL CHECK (kind IN ('archive', 'par2', 'lone', '7z-tail')),
     message_id  text NOT NULL,
     file_index  integer NOT NULL,
@@ -128,7 +153,7 @@ CREATE TYPE voyager.release_in AS (
     release_key bytea, identity_key bytea, name text, source smallint, poster text, groups text[],
     posted_at bigint, last_posted_at bigint, first_article bigint, last_article bigint, files integer,
     segments bigint, bytes bigint, file_total integer, complete boolean, has_par2 boolean, finished boolean,
-    edge boolean, chunk bytea, members text[], candidates text[]      -- candidates: kind, message-id, file index, ...
+    edge boolean, chunk bytea, members text, candidates text[]      -- members: a line each; candidates: kind, message-id, file index, ...
 );
 CREATE TYPE voyager.pending_in AS (
     release_key bytea, identity_key bytea, name text, poster text, tool text, posted_at bigint,

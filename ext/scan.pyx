@@ -3,9 +3,11 @@
 fields without a Python object per field.
 
 A line is `number, Subject, From, Date, Message-ID, References, :bytes,
-:lines, Xref:full` joined by TAB. `parse_line` fills a `Line` of pointers
-into the caller's buffer; what does not parse is reported by reason and the
-caller counts and skips it. Nothing here raises on input.
+:lines, Xref:full` joined by TAB; fields a server adds after Xref (INN's
+extraoverviewadvertised: `Newsgroups:full`, ...) are ignored. `parse_line`
+fills a `Line` of pointers into the caller's buffer; what does not parse is
+reported by reason and the caller counts and skips it. Nothing here raises on
+input.
 """
 from libc.string cimport memchr
 
@@ -193,10 +195,6 @@ cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
         return M_LONG
     while k < 9:
         field[k] = cur
-        if k == 8:
-            flen[k] = end - cur
-            k += 1
-            break
         tab = <const char*>memchr(cur, 9, end - cur)
         if tab == NULL:
             flen[k] = end - cur

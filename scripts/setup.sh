@@ -23,6 +23,8 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   # plpython3 must match the server's minor version, so both come together.
   $sudo_ apt-get install -y -q "${APT_PACKAGES[@]}"
 fi
+# INN 2, the real news server the tests index (its own script: Debian's postinst needs care)
+bash scripts/setup_inn.sh
 
 # The virtualenv: Python 3.11 (the brief's version), rebuilt when pyproject changes.
 py=${VOYAGER_PYTHON:-}
@@ -61,3 +63,12 @@ $sudo_ rm -rf "$site/voyager_pl"
 $sudo_ cp -r "$root/plpython/voyager_pl" "$site/voyager_pl"
 $sudo_ find "$site/voyager_pl" -name '__pycache__' -prune -exec rm -rf {} +
 /usr/bin/python3 -c 'import voyager_pl' || { echo "setup: the server's python3 cannot import voyager_pl" >&2; exit 1; }
+# The compiled codec (ext/codec.pyx, built above for CPython 3.11 like Debian's
+# python3) beside it as voyager_pl_ext: voyager_pl.nzb decodes chunks with it,
+# and falls back to the pure-Python twin when it is missing or will not load.
+$sudo_ rm -rf "$site/voyager_pl_ext"
+$sudo_ mkdir -p "$site/voyager_pl_ext"
+$sudo_ touch "$site/voyager_pl_ext/__init__.py"
+$sudo_ cp ext/codec.cpython-311-*.so "$site/voyager_pl_ext/" 2>/dev/null || true
+/usr/bin/python3 -c 'from voyager_pl_ext.codec import decode' 2>/dev/null \
+  || echo "setup: the server's python3 cannot load the compiled codec; NZBs use the Python twin"

@@ -84,6 +84,10 @@ class ServerOptions:
     drop_rate: float = 0.0                     # share of big replies dropped mid-way
     error_rate: float = 0.0                    # share of data commands answered with an error
     error_codes: tuple[int, ...] = (400, 503, 502)
+    # The compressed overview a provider offers (any of XFEATURE, XZVER,
+    # COMPRESS); () is a server with plain XOVER/OVER only.
+    compression: tuple[str, ...] = ("XFEATURE", "XZVER", "COMPRESS")
+    capabilities: bool = True                  # False: an old server, CAPABILITIES unknown (500)
     trickle: bool = False                      # replies in tiny pieces with pauses
     trickle_bytes: int = 16
     trickle_pause: float = 0.002
@@ -403,7 +407,8 @@ class NewsServer:
         self._live_rng = random.Random(f"live:{self.options.seed}")
         self._bodies = None
         self._bodies_tried = False
-        self.stats = {"connections": 0, "commands": 0, "over_lines_replies": 0}
+        # open and peak_open: connections at once, what a client's pool is held to
+        self.stats = {"connections": 0, "commands": 0, "over_lines_replies": 0, "open": 0, "peak_open": 0}
 
     # -- lifecycle ---------------------------------------------------------------
     def _load(self) -> None:
@@ -453,12 +458,15 @@ class NewsServer:
         self._tasks.add(task)
         self._serial += 1
         self.stats["connections"] += 1
+        self.stats["open"] += 1
+        self.stats["peak_open"] = max(self.stats["peak_open"], self.stats["open"])
         session = Session(self, reader, writer, self._serial)
         try:
             await session.run()
         except asyncio.CancelledError:
             pass
         finally:
+            self.stats["open"] -= 1
             self._tasks.discard(task)
             session.release_account()
             with contextlib.suppress(Exception):
@@ -945,12 +953,22 @@ class Session:
         await self.reply("205 closing connection")
         return False
 
+    def offers(self, command: str) -> bool:
+        return command in self.opts.compression
+
     async def cmd_capabilities(self, args):
+        if not self.opts.capabilities:
+            await self.reply("500 Unknown command")
+            return
         caps = ["VERSION 2", "IMPLEMENTATION voyager-sim", "READER", "OVER MSGID",
-                "LIST ACTIVE NEWSGROUPS OVERVIEW.FMT", "XFEATURE-COMPRESS GZIP TERMINATOR", "XZVER"]
+                "LIST ACTIVE NEWSGROUPS OVERVIEW.FMT"]
+        if self.offers("XFEATURE"):
+            caps.append("XFEATURE-COMPRESS GZIP TERMINATOR")
+        if self.offers("XZVER"):
+            caps.append("XZVER")
         if not self.authed:
             caps.append("AUTHINFO USER")
-        if self.deflater is None:
+        if self.deflater is None and self.offers("COMPRESS"):
             caps.append("COMPRESS DEFLATE")
         await self.multiline("101 Capability list:", join_lines([c.encode() for c in caps]))
 
@@ -1059,6 +1077,9 @@ class Session:
                              join_lines([str(n).encode() for n in numbers]))
 
     async def cmd_xfeature(self, args):
+        if not self.offers("XFEATURE"):
+            await self.reply("500 Unknown command")
+            return
         words = [a.upper() for a in args]
         if words[:2] == ["COMPRESS", "GZIP"] and words[2:] in ([], ["TERMINATOR"]):
             self.gzip = True
@@ -1068,6 +1089,9 @@ class Session:
             await self.reply("501 Syntax error")
 
     async def cmd_compress(self, args):
+        if not self.offers("COMPRESS"):
+            await self.reply("500 Unknown command")
+            return
         if len(args) != 1:
             await self.reply("501 Syntax error")
             return
@@ -1092,6 +1116,9 @@ class Session:
         return await self._over("OVER", args)
 
     async def cmd_xzver(self, args):
+        if not self.offers("XZVER"):
+            await self.reply("500 Unknown command")
+            return True
         return await self._over("XZVER", args)
 
     async def _over(self, cmd: str, args) -> bool:
@@ -1379,6 +1406,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--drop-rate", type=float, default=0.0)
     p.add_argument("--error-rate", type=float, default=0.0)
     p.add_argument("--error-codes", default="400,503,502", help="codes the error fault picks from")
+    p.add_argument("--compression", default="XFEATURE,XZVER,COMPRESS",
+                   help="compressed overview commands offered; '' = plain XOVER/OVER only")
+    p.add_argument("--no-capabilities", action="store_true", help="answer CAPABILITIES with 500 (an old server)")
     p.add_argument("--trickle", action="store_true", help="replies in pieces of 1..--trickle-bytes with pauses")
     p.add_argument("--trickle-bytes", type=int, default=16)
     p.add_argument("--trickle-pause", type=float, default=0.002, help="seconds between pieces")
@@ -1402,6 +1432,8 @@ def options_from_args(a: argparse.Namespace) -> ServerOptions:
         latency=a.latency, bandwidth=a.bandwidth, cut_short_rate=a.cut_short_rate,
         drop_rate=a.drop_rate, error_rate=a.error_rate,
         error_codes=tuple(int(c) for c in a.error_codes.split(",") if c.strip()),
+        compression=tuple(c.strip().upper() for c in a.compression.split(",") if c.strip()),
+        capabilities=not a.no_capabilities,
         trickle=a.trickle, trickle_bytes=a.trickle_bytes, trickle_pause=a.trickle_pause, live=a.live, live_rate=a.live_rate, seed=a.seed,
         compress_level=a.compress_level, reply_cache_bytes=a.reply_cache_mb << 20)
 

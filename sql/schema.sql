@@ -106,7 +106,7 @@ CREATE TYPE voyager.release_in AS (
 	finished boolean,
 	edge boolean,
 	chunk bytea,
-	members text[],
+	members text,
 	candidates text[]
 );
 
@@ -291,6 +291,35 @@ END $$;
 
 
 --
+-- Name: catalog_sizes(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.catalog_sizes() RETURNS TABLE(releases bigint, segments bigint, headers bigint, hot_bytes bigint, chunk_bytes bigint, hot_bytes_per_release numeric, hot_bytes_per_header numeric, chunk_bytes_per_segment numeric, catalog_bytes_per_header numeric, tables jsonb)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH hot AS (
+        SELECT t.name, pg_total_relation_size(format('voyager.%I', t.name)::regclass) AS bytes
+          FROM unnest(ARRAY['releases', 'release_texts', 'posters', 'group_sets', 'rule_counts',
+                            'rule_samples']) AS t(name)
+    ), chunks AS (               -- every partition, its TOAST and indexes
+        SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint AS bytes
+          FROM pg_inherits i WHERE i.inhparent = 'voyager.release_chunks'::regclass
+    ), counts AS (
+        SELECT count(*) AS releases, coalesce(sum(r.segments), 0)::bigint AS segments FROM voyager.releases r
+    ), indexed AS (
+        SELECT coalesce(sum(b.headers), 0)::bigint AS headers FROM voyager.range_batches b
+    )
+    SELECT c.releases, c.segments, ix.headers, (SELECT sum(bytes)::bigint FROM hot), ch.bytes,
+           round((SELECT sum(bytes) FROM hot) / nullif(c.releases, 0), 1),
+           round((SELECT sum(bytes) FROM hot) / nullif(ix.headers, 0), 2),
+           round(ch.bytes::numeric / nullif(c.segments, 0), 2),
+           round(((SELECT sum(bytes) FROM hot) + ch.bytes) / nullif(ix.headers, 0), 2),
+           (SELECT jsonb_object_agg(name, bytes) FROM hot) || jsonb_build_object('release_chunks', ch.bytes)
+      FROM counts c, indexed ix, chunks ch
+$$;
+
+
+--
 -- Name: catalog_state(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -298,6 +327,367 @@ CREATE FUNCTION voyager.catalog_state() RETURNS bigint
     LANGUAGE sql STABLE
     AS $$
     SELECT coalesce(sum(weight), 0)::bigint FROM voyager.catalog_changes
+$$;
+
+
+--
+-- Name: category_of(text, text[], text, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.category_of(name text, groups text[], inner_name text DEFAULT NULL::text, spot_category integer DEFAULT NULL::integer) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    AS $_$
+DECLARE
+    n    text := name;   -- the name being read: the release's, then the inner one
+    s    text;           -- n lowercased, each run of other than [a-z0-9] one space, padded: ' show s01e02 1080p '
+    t    text[];         -- the words of s, with '' at both ends (no set holds ''): t[k - 1] is the last word
+    s0   text;           -- s of the release's name, for the hash test at the end
+    k    integer;        -- cardinality(t)
+    ep   boolean;        -- an episode, season or daily date
+    lang boolean;        -- a language tag where scene names put one
+    c    integer;
+BEGIN
+    FOR pass IN 1..2 LOOP
+        IF pass = 2 THEN
+            EXIT WHEN inner_name IS NULL;
+            n := inner_name;
+        END IF;
+        CONTINUE WHEN n IS NULL;
+        s := ' ' || btrim(regexp_replace(lower(n), '[^a-z0-9]+', ' ', 'g')) || ' ';
+        IF pass = 1 THEN
+            s0 := s;
+        END IF;
+        t := string_to_array(s, ' ');
+
+        -- XXX: its tags or studios, then the format.
+        IF voyager.word_set('xxx porn porno pornhub pornstar imageset pictureset hentai jav javhd milf brazzers '
+                            'bangbros realitykings naughtyamerica blacked blackedraw tushy tushyraw evilangel '
+                            'digitalplayground nubiles teamskeet mofos clips4sale onlyfans manyvids fakehub '
+                            'sdx264xxx ktr yapg sexors hushhush') ?| t THEN
+            RETURN CASE
+                WHEN voyager.word_set('imageset pictureset photoset images pics jpg jpeg png') ?| t THEN 6060
+                WHEN voyager.word_set('pack siterip megapack collection') ?| t THEN 6050
+                WHEN voyager.word_set('2160p 4320p 4k uhd') ?| t THEN 6045
+                WHEN voyager.word_set('web webdl webrip webhd') ?| t THEN 6090
+                WHEN voyager.word_set('720p 1080p 1080i x264 h264 264 x265 h265 hevc 265 av1') ?| t THEN 6040
+                WHEN voyager.word_set('xvid divx dvdrip bdrip brrip') ?| t THEN 6030
+                WHEN voyager.word_set('dvdr dvd5 dvd9 dvd') ?| t THEN 6010
+                WHEN voyager.word_set('wmv mp4 mov flv mpeg mpg m4v f4v avi') ?| t THEN 6020
+                WHEN voyager.word_set('480p 576p 360p sd sdx264xxx') ?| t THEN 6080
+                ELSE 6070 END;
+        END IF;
+
+        -- Anime fansubs: "[Group] Title - 12 [1080p]", "[Group] Title [ABCD1234]".
+        IF left(n, 1) = '[' AND n ~* '^\[(?!private\])[^]]{2,40}\](([^[]*[ _]-[ _]?(\d{1,3}|1[0-8]\d\d)(v\d)?([ _.[(]|$))|(.*\[[0-9a-f]{8}\]))' THEN
+            RETURN 5070;
+        END IF;
+
+        -- Consoles, by platform tag.
+        IF voyager.word_set('nds 3ds psp psv psvita wii wiiu wiiware xbox xbox360 x360 xboxone xbone xbla '
+                            'ps1 psx ps2 ps3 ps4 ps5 ngc gamecube nsw nsp xci gba gbc snes n64 dreamcast') ?| t
+           AND NOT (t @> '{3ds,max}') THEN
+            RETURN CASE
+                WHEN voyager.word_set('xbox360 x360') ?| t AND voyager.word_set('dlc xbla') ?| t THEN 1070
+                WHEN voyager.word_set('xboxone xbone') ?| t OR strpos(s, ' xbox one ') > 0 THEN 1140
+                WHEN voyager.word_set('xbox360 x360') ?| t THEN 1050
+                WHEN voyager.word_set('xbox') ?| t THEN 1040
+                WHEN voyager.word_set('wiiware') ?| t OR (voyager.word_set('wii') ?| t AND voyager.word_set('vc dlc') ?| t) THEN 1060
+                WHEN voyager.word_set('wiiu') ?| t OR strpos(s, ' wii u ') > 0 THEN 1130
+                WHEN voyager.word_set('wii') ?| t THEN 1030
+                WHEN voyager.word_set('ps4') ?| t THEN 1180
+                WHEN voyager.word_set('ps3') ?| t THEN 1080
+                WHEN voyager.word_set('psv psvita') ?| t THEN 1120
+                WHEN voyager.word_set('psp') ?| t THEN 1020
+                WHEN voyager.word_set('3ds') ?| t THEN 1110
+                WHEN voyager.word_set('nds') ?| t THEN 1010
+                ELSE 1090 END;
+        END IF;
+
+        -- Video: an episode, season or daily date (TV), or a resolution, source or
+        -- codec (a movie, unless the date makes it TV).
+        k := cardinality(t);
+        ep := s ~ ' (s\d{1,3}(e\d{1,4})*|\d{1,2}x\d{2,3}|ep?\d{2,4}) '
+              OR (voyager.word_set('season saison staffel seizoen series episode folge temporada stagione') ?| t
+                  AND s ~ ' (season|saison|staffel|seizoen|series|episode|folge|temporada|stagione) \d{1,3} |complete (season|series)');
+        IF ep AND voyager.word_set('flac mp3 epub pdf mobi azw3 cbr cbz m4b audiobook') ?| t
+           AND NOT voyager.word_set('720p 1080p 2160p x264 x265 h264 hevc mkv') ?| t THEN
+            ep := false;    -- "Season 1 Soundtrack [FLAC]": not a video
+        END IF;
+        lang := voyager.word_set('german ger deutsch french truefrench vf vff vfq vostfr subfrench dutch flemish nl '
+                                 'nlsub nlsubs spanish castellano latino esp italian ita swedish swesub danish dksubs '
+                                 'norwegian nordic finnish polish pl plsub russian rus czech hungarian portuguese '
+                                 'brazilian turkish hindi tamil telugu korean kor japanese jap chinese chs cht mandarin '
+                                 'cantonese greek hebrew arabic thai multi multi2 multi3 multi4 multi5 multi6 multi7 '
+                                 'multi8 multi9 multi10 multisubs') ?| t
+            AND (voyager.word_set('truefrench vostfr subfrench nlsub nlsubs swesub dksubs plsub castellano multisubs') ?| t
+                 OR s ~ ' ((19|20)\d\d|s\d{1,3}(e\d{1,4})*|\d{3,4}p) (.* )?(german|ger|deutsch|french|vf|vff|vfq|dutch|flemish|nl|spanish|latino|esp|italian|ita|swedish|danish|norwegian|nordic|finnish|polish|pl|russian|rus|czech|hungarian|portuguese|brazilian|turkish|hindi|tamil|telugu|korean|kor|japanese|jap|chinese|chs|cht|mandarin|cantonese|greek|hebrew|arabic|thai|multi\d*) '
+                 OR s ~ ' (german|ger|deutsch|french|vf|vff|vfq|dutch|flemish|nl|spanish|latino|esp|italian|ita|swedish|danish|norwegian|nordic|finnish|polish|pl|russian|rus|czech|hungarian|portuguese|brazilian|turkish|hindi|tamil|telugu|korean|kor|japanese|jap|chinese|mandarin|cantonese|greek|hebrew|arabic|thai|multi\d*) (dl|dual|ac3|dts|dubbed|dub|subbed|subs?|\d{3,4}p|web|webrip|webdl|bluray|bdrip|dvdrip|dvdr|xvid|x264|x265|h264|hevc|hdtv|edition|epub|pdf|mobi|ebook|retail|mp3|flac|audiobook|hoerbuch) ');
+
+        IF ep OR voyager.word_set('2160p 4320p 1080p 1080i 720p 576p 480p 360p uhd bluray blu bdrip brrip bd25 bd50 '
+                                  'bdmv bdremux remux webdl webrip webhd hdrip dvdrip dvdscr dvdr dvd5 dvd9 xvid divx '
+                                  'x264 x265 h264 h265 hevc avc av1 vc1 264 265 hdcam camrip telesync hdts telecine '
+                                  'hdtc vhsrip hdtv pdtv sdtv dsr dsrip tvrip hdtvrip sbs hsbs') ?| t THEN
+            -- A music video: "Artist-Title-720p-x264-2019-GROUP" (the year after the tags).
+            IF NOT ep AND (voyager.word_set('mvid mdvdr mbluray musicvideo') ?| t
+                           OR (voyager.word_set('x264 h264 x265 720p 1080p 2160p dvdrip hdtv web webrip bdrip bluray dvd') ? t[k - 3]
+                               AND t[k - 2] ~ '^(19|20)\d\d$')) THEN
+                RETURN 3020;
+            END IF;
+            IF voyager.word_set('nfl nba nhl mlb mls ncaa ncaaf ncaab ufc wwe aew tna roh njpw mma bellator pfl boxing '
+                                'wrestling wrestlemania smackdown formula1 f1 motogp moto2 nascar indycar wrc '
+                                'wec dtm superbike sbk epl bundesliga laliga ligue1 uefa fifa rugby afl nrl cricket '
+                                'ipl pga golf tennis atp wta wimbledon snooker darts cycling olympics superbowl nhra '
+                                'ppv prix sport sports') ?| t OR strpos(s, ' formula 1 ') > 0 THEN
+                RETURN 5060;
+            END IF;
+            IF voyager.word_set('anime') ?| t THEN
+                RETURN 5070;
+            END IF;
+            IF voyager.word_set('docu documentary documentaries doku dokumentation dokumentarfilm docuseries '
+                                'documental documentaire') ?| t THEN
+                RETURN 5080;
+            END IF;
+            IF ep OR s ~ ' ((19|20)\d\d \d\d \d\d|\d\d \d\d (19|20)\d\d) ' THEN
+                RETURN CASE
+                    WHEN lang THEN 5020
+                    WHEN voyager.word_set('2160p 4320p 4k uhd') ?| t THEN 5045
+                    WHEN voyager.word_set('x265 h265 hevc 265') ?| t THEN 5090
+                    WHEN voyager.word_set('web webdl webrip webhd amzn dsnp hmax atvp') ?| t THEN 5010
+                    WHEN voyager.word_set('720p 1080p 1080i bluray blu remux bdremux bd25 bd50 bdmv') ?| t THEN 5040
+                    WHEN voyager.word_set('480p 576p 360p xvid divx dvdrip bdrip brrip hdtv pdtv sdtv dsr dsrip tvrip '
+                                          'hdtvrip x264 h264 264 dvdr dvd5 dvd9 dvd ntsc pal') ?| t THEN 5030
+                    ELSE 5050 END;
+            END IF;
+            RETURN CASE
+                WHEN lang THEN 2010
+                WHEN voyager.word_set('3d sbs hsbs halfsbs mvc') ?| t THEN 2060
+                WHEN voyager.word_set('2160p 4320p 4k uhd') ?| t THEN 2045
+                WHEN voyager.word_set('x265 h265 hevc 265') ?| t THEN 2090
+                WHEN voyager.word_set('remux bdremux bd25 bd50 bdmv untouched') ?| t
+                     OR (voyager.word_set('bluray blu') ?| t          -- a whole disc: AVC, COMPLETE, or "BluRay-GROUP"
+                         AND (voyager.word_set('avc vc1 mpeg2 complete') ?| t
+                              OR (voyager.word_set('bluray ray') ? t[k - 2]
+                                  AND NOT voyager.word_set('x264 x265 h264 h265 hevc xvid 264 265 av1') ? t[k - 1]))) THEN 2050
+                WHEN voyager.word_set('dvdr dvd5 dvd9 dvd ntsc pal') ?| t THEN 2070
+                WHEN voyager.word_set('web webdl webrip webhd amzn dsnp hmax atvp') ?| t THEN 2080
+                WHEN voyager.word_set('720p 1080p 1080i') ?| t THEN 2040
+                WHEN voyager.word_set('cam camrip hdcam ts telesync hdts hdtsrip tc telecine hdtc scr screener dvdscr '
+                                      'r5 workprint') ?| t THEN 2020
+                WHEN voyager.word_set('xvid divx dvdrip bdrip brrip 480p 576p 360p hdrip vhsrip hdtv pdtv sdtv tvrip '
+                                      'dsr') ?| t THEN 2030
+                WHEN voyager.word_set('bluray blu x264 h264 264 avc av1 vc1') ?| t THEN 2040
+                ELSE 2020 END;
+        END IF;
+
+        -- Audio and books, by format.
+        IF voyager.word_set('audiobook audiobooks abook hoerbuch horbuch unabridged abridged audible m4b hoerspiel '
+                            'luisterboek ljudbok lydbog audiolibro mvid mdvdr mbluray musicvideo flac alac ape wav '
+                            'lossless 24bit 16bit hires dsd dsf dff sacd wv dvda mp3 320kbps 256kbps 192kbps 128kbps '
+                            'kbps 320k 256k 192k v0 vbr aac m4a ogg opus wma 320 cbr cbz cb7 cbt comic comics c2c '
+                            'manga webcomic graphic packt oreilly apress manning wiley sybex wrox syngress starch '
+                            'sitepoint pragmatic dummies cookbook programming textbook springer mcgraw pearson addison '
+                            'elsevier magazine magazines mag mags truepdf zinio economist forbes vogue esquire '
+                            'cosmopolitan newsweek businessweek fhm maxim playboy penthouse epub mobi azw azw3 kf8 '
+                            'kfx pdf ebook '
+                            'ebooks fb2 djvu prc') ?| t OR strpos(s, ' e book ') > 0 THEN
+            c := CASE
+                WHEN voyager.word_set('audiobook audiobooks abook hoerbuch horbuch unabridged abridged audible m4b '
+                                      'hoerspiel luisterboek ljudbok lydbog audiolibro') ?| t THEN 3030
+                WHEN voyager.word_set('mvid mdvdr mbluray musicvideo') ?| t THEN 3020
+                WHEN voyager.word_set('flac alac ape wav lossless 24bit 16bit hires dsd dsf dff sacd wv dvda') ?| t
+                    THEN CASE WHEN lang THEN 3060 ELSE 3040 END
+                WHEN voyager.word_set('mp3 320kbps 256kbps 192kbps 128kbps kbps 320k 256k 192k v0 vbr aac m4a ogg '
+                                      'opus wma 320') ?| t
+                    THEN CASE WHEN lang THEN 3060 ELSE 3010 END
+                WHEN voyager.word_set('cbr cbz cb7 cbt comic comics c2c manga webcomic') ?| t
+                     OR strpos(s, ' graphic novel') > 0
+                    THEN CASE WHEN lang THEN 7060 ELSE 7030 END
+                WHEN voyager.word_set('packt oreilly apress manning wiley sybex wrox syngress sitepoint pragmatic '
+                                      'dummies cookbook programming textbook springer mcgraw pearson addison '
+                                      'elsevier') ?| t OR strpos(s, ' no starch ') > 0
+                    THEN CASE WHEN lang THEN 7060 ELSE 7040 END
+                WHEN voyager.word_set('magazine magazines mag mags truepdf zinio economist forbes vogue esquire '
+                                      'cosmopolitan newsweek businessweek fhm maxim playboy penthouse') ?| t
+                     OR (voyager.word_set('pdf epub') ?| t
+                         AND s ~ ' (january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec) (\d{1,2} )?(19|20)\d\d ')
+                    THEN CASE WHEN lang THEN 7060 ELSE 7010 END
+                WHEN voyager.word_set('epub mobi azw azw3 kf8 kfx pdf ebook ebooks fb2 djvu prc') ?| t
+                     OR strpos(s, ' e book ') > 0
+                    THEN CASE WHEN lang THEN 7060 ELSE 7020 END
+                END;
+            IF c IS NOT NULL THEN
+                RETURN c;
+            END IF;
+        END IF;
+        -- Scene music: "Artist-Album-WEB-2019-GROUP", "Artist-Album-(CDM)-2001-GROUP".
+        IF voyager.word_set('web cd cdm cds cdr cdda vinyl vls lp ep sat fm dab dvb sbd aud bootleg promo 2cd 3cd 4cd '
+                            '5cd 6cd stream cable line radio') ? t[k - 3]
+           AND t[k - 2] ~ '^(19|20)\d\d$' THEN
+            RETURN CASE WHEN lang THEN 3060 ELSE 3010 END;
+        END IF;
+
+        -- Other music, then software. A PC game group counts as the last word
+        -- ("Game.Name-CODEX"): many of them are words too.
+        IF voyager.word_set('discography discografia diskografie ost soundtrack vinyl album albums bootleg cdrip '
+                            'karaoke remixes ios iphone ipad ipa ipados android apk symbian blackberry wm5 wm6 '
+                            'windowsmobile pocketpc macos osx macosx dmg mac pcgame pcgames pcdvd fitgirl dodi '
+                            'elamigos steamrip gog iso udemy lynda pluralsight skillshare infiniteskills tutsplus '
+                            'cbtnuggets linkedin masterclass x64 x86 x32 win32 win64 win windows 32bit 64bit amd64 '
+                            'arm64 keygen keymaker crack cracked patch patched portable multilingual regged activator '
+                            'activated setup exe msi linux freebsd unix adobe microsoft autodesk autocad vmware corel '
+                            'coreldraw nero ableton serial vst vsti vst3') ?| t
+           OR voyager.word_set('codex plaza skidrow reloaded cpy empress tenoke rune flt fltdox hoodlum razor1911 '
+                               'prophet tinyiso darksiders doge kaos hi2u simplex delusional postmortem ali213 3dm '
+                               'vrex chronos goldberg') ? t[k - 1]
+           OR left(s, 4) = ' va ' THEN
+            RETURN CASE
+                WHEN voyager.word_set('discography discografia diskografie ost soundtrack vinyl album albums bootleg '
+                                      'cdrip karaoke remixes') ?| t OR left(s, 4) = ' va '
+                    THEN CASE WHEN lang THEN 3060 ELSE 3050 END
+                WHEN voyager.word_set('ios iphone ipad ipa ipados') ?| t THEN 4060
+                WHEN voyager.word_set('android apk') ?| t THEN 4070
+                WHEN voyager.word_set('symbian blackberry wm5 wm6 windowsmobile pocketpc') ?| t THEN 4040
+                WHEN voyager.word_set('macos osx macosx dmg mac') ?| t THEN 4030
+                WHEN voyager.word_set('pcgame pcgames pcdvd fitgirl dodi elamigos steamrip gog') ?| t
+                     OR voyager.word_set('codex plaza skidrow reloaded cpy empress tenoke rune flt fltdox hoodlum '
+                                         'razor1911 prophet tinyiso darksiders doge kaos hi2u simplex delusional '
+                                         'postmortem ali213 3dm vrex chronos goldberg') ? t[k - 1] THEN 4050
+                WHEN voyager.word_set('iso udemy lynda pluralsight skillshare infiniteskills tutsplus cbtnuggets '
+                                      'linkedin masterclass') ?| t THEN 4020
+                ELSE 4010 END;
+        END IF;
+        IF s ~ ' (v\d{1,3}( \d{1,4})+|build \d{3,}) ' THEN
+            RETURN 4010;    -- "Tool.v2.1.4-GROUP"
+        END IF;
+    END LOOP;
+
+    -- A spot's category, when it is one of the tree (a subcategory we lack: its
+    -- parent). The ids are table_categories' rows; tests/test_categories.py
+    -- checks the two agree.
+    IF spot_category IS NOT NULL THEN
+        IF spot_category = ANY ('{1000, 1010, 1020, 1030, 1040, 1050, 1060, 1070, 1080, 1090, 1110, 1120, 1130, 1140, 1180,
+                                 2000, 2010, 2020, 2030, 2040, 2045, 2050, 2060, 2070, 2080, 2090,
+                                 3000, 3010, 3020, 3030, 3040, 3050, 3060,
+                                 4000, 4010, 4020, 4030, 4040, 4050, 4060, 4070,
+                                 5000, 5010, 5020, 5030, 5040, 5045, 5050, 5060, 5070, 5080, 5090,
+                                 6000, 6010, 6020, 6030, 6040, 6045, 6050, 6060, 6070, 6080, 6090,
+                                 7000, 7010, 7020, 7030, 7040, 7050, 7060,
+                                 8000, 8010, 8020}'::integer[]) THEN
+            RETURN spot_category;
+        ELSIF spot_category BETWEEN 1000 AND 8999 THEN
+            RETURN spot_category / 1000 * 1000;
+        END IF;
+    END IF;
+
+    -- The groups: their names cut into words ("alt.binaries.sounds.mp3.complete_cd").
+    IF groups IS NOT NULL THEN
+        t := string_to_array(translate(lower(array_to_string(groups, '.')), '-_', '..'), '.');
+        c := CASE
+            WHEN NOT voyager.word_set('erotica erotic xxx porn ijsklontje hentai anime audiobook audiobooks hoerbuch '
+                                      'hoerbuecher ebook ebooks book books comics comic magazines magazine flac lossless '
+                                      'mp3 mp3s sounds music audio karaoke radio mvid musicvideos documentaries '
+                                      'documentary sports sport mma wrestling nfl nba nhl boxing motorsports f1 '
+                                      'football soccer hockey racing nds nintendods 3ds nintendo3ds psp wiiu wii xbox360 360 '
+                                      'xboxone xbox ps3 ps4 psvita vita console consoles gamecube dreamcast ps2 psx '
+                                      'playstation nintendo emulators roms dvd dvdr dvd9 dvd5 x264 bluray 1080p 720p '
+                                      'divx xvid moovee movies movie cinema film films filme hdtv uhdtv teevee tv '
+                                      'tvseries series sitcoms tvshows games game pcgame pcgames gamez mac macintosh '
+                                      'apple iphone ipad ios android smartphone pocketpc palm symbian mobile image iso '
+                                      'isos warez 0day apps appz software linux cracks utilities') ?| t THEN NULL
+            WHEN voyager.word_set('erotica erotic xxx porn ijsklontje hentai') ?| t
+                THEN CASE WHEN voyager.word_set('pictures pics images jpg imagesets') ?| t THEN 6060 ELSE 6070 END
+            WHEN voyager.word_set('anime') ?| t THEN 5070
+            WHEN voyager.word_set('audiobook audiobooks hoerbuch hoerbuecher') ?| t THEN 3030
+            WHEN voyager.word_set('ebook ebooks book books') ?| t THEN CASE
+                WHEN voyager.word_set('technical textbooks textbook') ?| t THEN 7040
+                WHEN voyager.word_set('magazines magazine') ?| t THEN 7010
+                WHEN voyager.word_set('comics comic') ?| t THEN 7030
+                ELSE 7020 END
+            WHEN voyager.word_set('comics comic') ?| t THEN 7030
+            WHEN voyager.word_set('magazines magazine') ?| t THEN 7010
+            WHEN voyager.word_set('flac lossless') ?| t THEN 3040
+            WHEN voyager.word_set('mvid musicvideos') ?| t
+                 OR (voyager.word_set('video videos') ?| t AND voyager.word_set('music sounds') ?| t) THEN 3020
+            WHEN voyager.word_set('mp3 mp3s') ?| t THEN 3010
+            WHEN voyager.word_set('sounds music audio karaoke radio') ?| t
+                 AND NOT voyager.word_set('warez apps appz software') ?| t THEN 3050
+            WHEN voyager.word_set('documentaries documentary') ?| t THEN 5080
+            WHEN voyager.word_set('sports sport mma wrestling nfl nba nhl boxing motorsports f1 football soccer '
+                                  'hockey racing') ?| t THEN 5060
+            WHEN voyager.word_set('nds nintendods 3ds nintendo3ds psp wiiu wii xbox360 360 xboxone xbox ps3 ps4 psvita '
+                                  'vita console consoles gamecube dreamcast ps2 psx playstation nintendo emulators '
+                                  'roms') ?| t THEN CASE
+                WHEN voyager.word_set('3ds nintendo3ds') ?| t THEN 1110
+                WHEN voyager.word_set('nds nintendods') ?| t OR t @> '{nintendo,ds}' THEN 1010
+                WHEN voyager.word_set('psp') ?| t THEN 1020
+                WHEN voyager.word_set('wiiu') ?| t THEN 1130
+                WHEN voyager.word_set('wii') ?| t THEN 1030
+                WHEN voyager.word_set('xboxone') ?| t THEN 1140
+                WHEN voyager.word_set('xbox360 360') ?| t THEN 1050
+                WHEN voyager.word_set('xbox') ?| t THEN 1040
+                WHEN voyager.word_set('ps4') ?| t THEN 1180
+                WHEN voyager.word_set('ps3') ?| t THEN 1080
+                WHEN voyager.word_set('psvita vita') ?| t THEN 1120
+                ELSE 1090 END
+            WHEN voyager.word_set('dvd dvdr dvd9 dvd5') ?| t THEN 2070
+            WHEN voyager.word_set('x264 bluray 1080p 720p') ?| t THEN 2040
+            WHEN voyager.word_set('divx xvid') ?| t THEN 2030
+            WHEN voyager.word_set('moovee movies movie cinema film films filme') ?| t THEN 2020
+            WHEN voyager.word_set('uhdtv') ?| t THEN 5045
+            WHEN voyager.word_set('hdtv') ?| t THEN 5040
+            WHEN voyager.word_set('teevee tv tvseries series sitcoms tvshows') ?| t THEN 5050
+            WHEN voyager.word_set('games game pcgame pcgames gamez') ?| t THEN 4050
+            WHEN voyager.word_set('mac macintosh apple') ?| t THEN 4030
+            WHEN voyager.word_set('iphone ipad ios') ?| t THEN 4060
+            WHEN voyager.word_set('android') ?| t THEN 4070
+            WHEN voyager.word_set('smartphone pocketpc palm symbian mobile') ?| t THEN 4040
+            WHEN voyager.word_set('image iso isos') ?| t THEN 4020
+            ELSE 4010 END;
+        IF c IS NOT NULL THEN
+            RETURN c;
+        END IF;
+    END IF;
+
+    -- Nothing to go by: a hash or random name (32/40-hex, a long token of
+    -- letters and digits), else Misc.
+    IF s0 ~ ' [0-9a-f]{16,} ' OR substring(s0 FROM ' ([a-z0-9]{20,}) ') ~ '[0-9]' THEN
+        RETURN 8020;
+    END IF;
+    RETURN 8010;
+END $_$;
+
+
+--
+-- Name: check_catalog(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.check_catalog() RETURNS TABLE(problem text, rows bigint)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT 'release without a chunk', count(*) FROM voyager.releases r
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_chunks c
+                        WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id)
+    UNION ALL
+    SELECT 'release without its name text', count(*) FROM voyager.releases r
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND t.kind = 1)
+    UNION ALL
+    SELECT 'chunk of no release (or in another month)', count(*) FROM voyager.release_chunks c
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r
+                        WHERE r.id = c.release_id AND voyager.chunk_month(r.posted_at) = c.month)
+    UNION ALL
+    SELECT 'text of no release', count(*) FROM voyager.release_texts t
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)
+    UNION ALL
+    SELECT 'probe candidate of no release', count(*) FROM voyager.probe_candidates pc
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = pc.release_id)
+    UNION ALL
+    SELECT 'release of an unknown poster, group set or group', count(*) FROM voyager.releases r
+     WHERE NOT EXISTS (SELECT 1 FROM voyager.posters p WHERE p.id = r.poster_id)
+        OR NOT EXISTS (SELECT 1 FROM voyager.group_sets g WHERE g.id = r.group_set_id)
+        OR NOT EXISTS (SELECT 1 FROM voyager.groups g WHERE g.id = r.group_id)
+    UNION ALL
+    SELECT 'release of an unknown category', count(*) FROM voyager.releases r
+     WHERE r.category IS NOT NULL AND NOT EXISTS (SELECT 1 FROM voyager.categories c WHERE c.id = r.category)
 $$;
 
 
@@ -361,6 +751,101 @@ END $$;
 
 
 --
+-- Name: chunk_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.chunk_month(p_posted_at timestamp with time zone) RETURNS date
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT coalesce(date_trunc('month', p_posted_at AT TIME ZONE 'UTC')::date, date '1970-01-01')
+$$;
+
+
+--
+-- Name: chunk_partition(date); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.chunk_partition(p_month date) RETURNS regclass
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_month date := date_trunc('month', p_month)::date;
+    v_name text := format('release_chunks_y%sm%s', to_char(v_month, 'YYYY'), to_char(v_month, 'MM'));
+    v_space text := (SELECT value FROM voyager.settings WHERE name = 'chunks_tablespace');
+    v_rel regclass := to_regclass(format('voyager.%I', v_name));
+BEGIN
+    IF v_rel IS NOT NULL THEN
+        RETURN v_rel;
+    END IF;
+    EXECUTE format('CREATE TABLE voyager.%I (LIKE voyager.release_chunks INCLUDING ALL)%s', v_name,
+                   CASE WHEN coalesce(v_space, '') <> '' THEN format(' TABLESPACE %I', v_space) ELSE '' END);
+    -- the month's rows leave the default first, or attaching it would fail
+    EXECUTE format('WITH moved AS (DELETE FROM voyager.release_chunks_default WHERE month >= %L AND month < %L '
+                   'RETURNING *) INSERT INTO voyager.%I SELECT * FROM moved',
+                   v_month, (v_month + interval '1 month')::date, v_name);
+    EXECUTE format('ALTER TABLE voyager.release_chunks ATTACH PARTITION voyager.%I FOR VALUES FROM (%L) TO (%L)',
+                   v_name, v_month, (v_month + interval '1 month')::date);
+    RETURN format('voyager.%I', v_name)::regclass;
+END $$;
+
+
+--
+-- Name: claim_due_job(text, text[], text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.claim_due_job(p_node text, p_python text[] DEFAULT '{}'::text[], p_skip text[] DEFAULT '{}'::text[]) RETURNS TABLE(name text, kind text, function text, claim uuid, timeout interval)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_node IS NULL OR p_node = '' THEN
+        RAISE EXCEPTION 'a claim needs the tick''s node name' USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    WITH due AS (
+        SELECT j.name FROM voyager.jobs j
+         WHERE j.enabled AND j.next_run_at <= now()
+           AND (j.running_until IS NULL OR j.running_until < now())
+           AND (j.kind = 'sql' OR j.name = ANY (coalesce(p_python, '{}')))   -- python jobs only where handled
+           AND NOT j.name = ANY (coalesce(p_skip, '{}'))
+         ORDER BY j.next_run_at, j.name
+         LIMIT 1
+           FOR UPDATE SKIP LOCKED
+    )
+    UPDATE voyager.jobs j
+       SET next_run_at = now() + make_interval(secs => voyager.setting_int(j.every_setting)),
+           last_run_at = now(), last_node = p_node, runs = j.runs + 1,
+           claim = gen_random_uuid(), running_until = now() + j.timeout
+      FROM due
+     WHERE j.name = due.name
+    RETURNING j.name, j.kind, j.function, j.claim, j.timeout;
+END $$;
+
+
+--
+-- Name: claim_probe_candidates(text, integer, interval); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100, p_lease interval DEFAULT '00:10:00'::interval) RETURNS TABLE(release_id bigint, kind text, message_id text, file_index integer)
+    LANGUAGE sql
+    AS $$
+    WITH due AS (
+        SELECT pc.release_id, pc.kind
+          FROM voyager.probe_candidates pc
+          JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+         WHERE pc.probed_at IS NULL AND (pc.claimed_until IS NULL OR pc.claimed_until < now())
+         ORDER BY pc.release_id
+         LIMIT p_limit
+           FOR UPDATE OF pc SKIP LOCKED
+    )
+    UPDATE voyager.probe_candidates pc
+       SET claimed_by = p_node, claimed_until = now() + p_lease
+      FROM due WHERE pc.release_id = due.release_id AND pc.kind = due.kind
+    RETURNING pc.release_id, pc.kind, pc.message_id, pc.file_index
+$$;
+
+
+--
 -- Name: compact_catalog_changes(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -419,6 +904,49 @@ END $$;
 
 
 --
+-- Name: estimated_rows(regclass, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.estimated_rows(p_rel regclass, p_exact_below bigint DEFAULT 8388608) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_bytes bigint;
+    v_n bigint;
+    v_plan json;
+BEGIN
+    SELECT coalesce(sum(pg_relation_size(t.relid)), 0) INTO v_bytes
+      FROM pg_partition_tree(p_rel) t WHERE t.isleaf;
+    IF v_bytes < p_exact_below THEN
+        EXECUTE format('SELECT count(*) FROM %s', p_rel) INTO v_n;
+        RETURN v_n;
+    END IF;
+    EXECUTE format('EXPLAIN (FORMAT JSON) SELECT 1 FROM %s', p_rel) INTO v_plan;
+    RETURN round((v_plan -> 0 -> 'Plan' ->> 'Plan Rows')::numeric);
+END $$;
+
+
+--
+-- Name: finish_job(text, uuid, jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.finish_job(p_name text, p_claim uuid, p_result jsonb, p_error text DEFAULT NULL::text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE voyager.jobs j
+       SET last_finished_at = clock_timestamp(),
+           last_seconds = round(extract(epoch FROM clock_timestamp() - j.last_run_at)::numeric, 3),
+           last_result = CASE WHEN p_error IS NULL THEN p_result ELSE j.last_result END,
+           last_error = p_error,
+           failures = j.failures + (p_error IS NOT NULL)::integer,
+           claim = NULL, running_until = NULL
+     WHERE j.name = p_name AND j.claim = p_claim;
+    RETURN FOUND;   -- false: the lease ran out and another tick has the job now
+END $$;
+
+
+--
 -- Name: heartbeat(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -432,6 +960,18 @@ BEGIN
     UPDATE voyager.nodes SET seen_at = now() WHERE name = v.holder;
     RETURN now() + make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
 END $$;
+
+
+--
+-- Name: is_group_set(text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.is_group_set(p_groups text[]) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT cardinality(p_groups) > 0
+       AND p_groups = ARRAY(SELECT DISTINCT g COLLATE "C" FROM unnest(p_groups) g ORDER BY 1)
+$$;
 
 
 --
@@ -562,6 +1102,32 @@ END $$;
 
 
 --
+-- Name: maintain_chunk_partitions(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.maintain_chunk_partitions(p_ahead_months integer DEFAULT 1) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_month date;
+    v_made integer := 0;
+    v_before integer := (SELECT count(*) FROM pg_inherits WHERE inhparent = 'voyager.release_chunks'::regclass);
+BEGIN
+    FOR v_month IN
+        SELECT DISTINCT c.month FROM voyager.release_chunks_default c
+        UNION
+        SELECT (date_trunc('month', now()) + make_interval(months => k))::date
+          FROM generate_series(0, p_ahead_months) k
+        ORDER BY 1
+    LOOP
+        PERFORM voyager.chunk_partition(v_month);
+    END LOOP;
+    v_made := (SELECT count(*) FROM pg_inherits WHERE inhparent = 'voyager.release_chunks'::regclass) - v_before;
+    RETURN v_made;
+END $$;
+
+
+--
 -- Name: mark_capture(timestamp with time zone, timestamp with time zone, integer, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -641,6 +1207,100 @@ END $$;
 
 
 --
+-- Name: nntp_claim(text, text, integer, integer, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer, p_held integer DEFAULT NULL::integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_share    voyager.nntp_shares;
+    v_ttl      interval := make_interval(secs => voyager.setting_int('nntp_claim_ttl_seconds'));
+    v_others   integer;   -- every other live claim
+    v_role_oth integer;   -- other live claims of this role
+    v_reserved integer;   -- other roles' minimums not yet held (guaranteed to them)
+    v_ahead    integer;   -- unmet wants of roles before this one in priority order
+    v_free     integer;
+    v_cap      integer;
+    v_n        integer;
+    v_grant    integer;
+BEGIN
+    IF p_node IS NULL OR p_node = '' THEN
+        RAISE EXCEPTION 'a claim needs the node''s name' USING ERRCODE = '22023';
+    END IF;
+    IF p_want IS NULL OR p_want < 0 OR p_limit IS NULL OR p_limit < 0 THEN
+        RAISE EXCEPTION 'want and limit must be >= 0 (want %, limit %)', p_want, p_limit USING ERRCODE = '22023';
+    END IF;
+    -- the serialization point: all shares rows, always in the same order
+    PERFORM 1 FROM voyager.nntp_shares ORDER BY role FOR UPDATE;
+    SELECT * INTO v_share FROM voyager.nntp_shares WHERE role = p_role;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no connection share for role %', coalesce(p_role, 'null') USING ERRCODE = '22023';
+    END IF;
+    DELETE FROM voyager.nntp_claims WHERE expires_at < now();
+    IF p_want = 0 THEN
+        DELETE FROM voyager.nntp_claims WHERE node = p_node AND role = p_role;
+        RETURN 0;
+    END IF;
+
+    SELECT coalesce(sum(connections), 0), coalesce(sum(connections) FILTER (WHERE role = p_role), 0)
+      INTO v_others, v_role_oth
+      FROM voyager.nntp_claims WHERE NOT (node = p_node AND role = p_role);
+    SELECT coalesce(sum(greatest(s.min_connections - coalesce(u.used, 0), 0)), 0) INTO v_reserved
+      FROM voyager.nntp_shares s
+      LEFT JOIN (SELECT c.role, sum(c.connections) AS used FROM voyager.nntp_claims c
+                  WHERE NOT (c.node = p_node AND c.role = p_role) GROUP BY c.role) u ON u.role = s.role
+     WHERE s.role <> p_role;
+    SELECT coalesce(sum(greatest(c.want - c.connections, 0)), 0) INTO v_ahead
+      FROM voyager.nntp_claims c JOIN voyager.nntp_shares s ON s.role = c.role
+     WHERE s.priority < v_share.priority;
+
+    -- what nobody holds, less what is promised to others (minimums, roles ahead)
+    v_free := p_limit - v_others - v_reserved - v_ahead;
+    -- this role's own minimum is guaranteed whatever comes after it
+    v_free := greatest(v_free, least(greatest(v_share.min_connections - v_role_oth, 0), p_limit - v_others));
+    v_grant := least(p_want, v_share.max_connections - v_role_oth, v_free);
+
+    -- Within a role, a claimant starved by another's earlier claim gets its fair
+    -- share as the others renew: a renewing claimant is held to it meanwhile.
+    IF EXISTS (SELECT 1 FROM voyager.nntp_claims c
+                WHERE c.role = p_role AND c.node <> p_node AND c.want > c.connections) THEN
+        SELECT count(*) + 1 INTO v_n FROM voyager.nntp_claims c WHERE c.role = p_role AND c.node <> p_node;
+        v_cap := least(v_share.max_connections, p_limit - (v_others - v_role_oth) - v_reserved - v_ahead);
+        v_grant := least(v_grant, greatest(ceil(v_cap::numeric / v_n)::integer, 1));
+    END IF;
+    -- the invariant, whatever the shares say: never more than the account allows
+    v_grant := greatest(0, least(v_grant, p_limit - v_others));
+
+    INSERT INTO voyager.nntp_claims AS c (node, role, connections, want, claimed_at, expires_at)
+    VALUES (p_node, p_role, greatest(v_grant, least(coalesce(p_held, 0), p_limit - v_others)), p_want,
+            now(), now() + v_ttl)
+        ON CONFLICT (node, role) DO UPDATE
+       SET connections = excluded.connections, want = excluded.want, claimed_at = excluded.claimed_at,
+           expires_at = excluded.expires_at;
+    RETURN v_grant;
+END $$;
+
+
+--
+-- Name: nntp_release(text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nntp_release(p_node text, p_role text DEFAULT NULL::text) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE v integer;
+BEGIN
+    PERFORM 1 FROM voyager.nntp_shares ORDER BY role FOR UPDATE;
+    WITH gone AS (
+        DELETE FROM voyager.nntp_claims WHERE node = p_node AND (p_role IS NULL OR role = p_role)
+        RETURNING connections)
+    SELECT coalesce(sum(connections), 0) INTO v FROM gone;
+    RETURN v;
+END $$;
+
+
+--
 -- Name: note_catalog_change(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -664,17 +1324,19 @@ DECLARE
     r record;
 BEGIN
     SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
-           rel.category, c.chunk
+           (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
+              LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = rel.category) AS category,
+           c.chunk
       INTO r
       FROM voyager.releases rel
       JOIN voyager.posters p ON p.id = rel.poster_id
       JOIN voyager.group_sets gs ON gs.id = rel.group_set_id
-      JOIN voyager.release_chunks c ON c.release_id = rel.id
+      JOIN voyager.release_chunks c ON c.month = voyager.chunk_month(rel.posted_at) AND c.release_id = rel.id
      WHERE rel.id = p_release_id;
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
-    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category::text, NULL);
+    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, NULL);
 END $$;
 
 
@@ -812,6 +1474,93 @@ END $$;
 
 
 --
+-- Name: probe_candidate_done(text, bigint, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p_kind text) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    WITH done AS (
+        UPDATE voyager.probe_candidates
+           SET probed_at = now(), claimed_until = NULL
+         WHERE release_id = p_release_id AND kind = p_kind AND claimed_by = p_node AND probed_at IS NULL
+        RETURNING 1
+    )
+    SELECT count(*) > 0 FROM done
+$$;
+
+
+--
+-- Name: recategorize(integer, bigint, bigint, bigint); Type: PROCEDURE; Schema: voyager; Owner: -
+--
+
+CREATE PROCEDURE voyager.recategorize(IN batch integer DEFAULT 10000, IN from_id bigint DEFAULT 0, INOUT looked bigint DEFAULT NULL::bigint, INOUT changed bigint DEFAULT NULL::bigint)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    b        record;
+    at       bigint := from_id;
+    reported timestamptz := clock_timestamp();
+BEGIN
+    IF batch IS NULL OR batch < 1 THEN
+        RAISE EXCEPTION 'recategorize: batch must be at least 1, not %', batch;
+    END IF;
+    looked := 0;
+    changed := 0;
+    LOOP
+        SELECT * INTO b FROM voyager.recategorize_batch(at, batch);
+        EXIT WHEN b.looked = 0;
+        looked := looked + b.looked;
+        changed := changed + b.changed;
+        at := b.next_id;
+        COMMIT;
+        IF clock_timestamp() - reported > interval '10 seconds' THEN
+            RAISE NOTICE 'recategorize: % looked at, % changed, at id %', looked, changed, at;
+            reported := clock_timestamp();
+        END IF;
+    END LOOP;
+    RAISE NOTICE 'recategorize: % looked at, % changed', looked, changed;
+END $$;
+
+
+--
+-- Name: recategorize_batch(bigint, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recategorize_batch(from_id bigint, batch integer DEFAULT 10000, OUT looked bigint, OUT changed bigint, OUT next_id bigint) RETURNS record
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_custom_plan'
+    SET jit TO 'off'
+    AS $$
+DECLARE
+    upto bigint;
+BEGIN
+    SELECT count(*), max(id) INTO looked, upto
+      FROM (SELECT id FROM voyager.releases WHERE id >= from_id ORDER BY id LIMIT batch) b;
+    IF looked = 0 THEN
+        changed := 0;
+        next_id := from_id;
+        RETURN;
+    END IF;
+    UPDATE voyager.releases r
+       SET category = c.computed
+      FROM (SELECT x.id,
+                   voyager.category_of(x.name, gs.groups,
+                       (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
+                         WHERE t.release_id = x.id AND t.kind IN (2, 3, 5)
+                         ORDER BY CASE t.kind WHEN 5 THEN 0 WHEN 3 THEN 1 ELSE 2 END, length(l) DESC, l
+                         LIMIT 1)) AS computed
+              FROM voyager.releases x
+              JOIN voyager.group_sets gs ON gs.id = x.group_set_id
+             WHERE x.id BETWEEN from_id AND upto) c
+     WHERE r.id = c.id AND r.id BETWEEN from_id AND upto
+       AND r.category IS DISTINCT FROM c.computed;
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    next_id := upto + 1;
+END $$;
+
+
+--
 -- Name: record_group_dates(text, jsonb); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -898,6 +1647,21 @@ END $$;
 
 
 --
+-- Name: report_spool(text, bigint, integer, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.report_spool(p_node text, p_bytes bigint, p_files integer, p_cap_bytes bigint DEFAULT NULL::bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.spool_reports AS s (node, bytes, files, cap_bytes, reported_at)
+    VALUES (p_node, p_bytes, p_files, p_cap_bytes, now())
+        ON CONFLICT (node) DO UPDATE
+       SET bytes = excluded.bytes, files = excluded.files,
+           cap_bytes = coalesce(excluded.cap_bytes, s.cap_bytes), reported_at = excluded.reported_at
+$$;
+
+
+--
 -- Name: rule_sets; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -921,6 +1685,33 @@ CREATE FUNCTION voyager.rule_set(p_version integer DEFAULT NULL::integer) RETURN
      WHERE p_version IS NULL OR version = p_version
      ORDER BY version DESC LIMIT 1
 $$;
+
+
+--
+-- Name: run_sql_job(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.run_sql_job(p_name text) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_job voyager.jobs;
+    v_result jsonb;
+BEGIN
+    SELECT * INTO v_job FROM voyager.jobs WHERE name = p_name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no job named %', p_name USING ERRCODE = '22023';
+    END IF;
+    IF v_job.kind <> 'sql' THEN
+        RAISE EXCEPTION 'job % is a python job: voyager tick runs it', p_name USING ERRCODE = '22023';
+    END IF;
+    -- the function's rows as JSON: one value (a count) as itself, several as an array
+    EXECUTE format('SELECT jsonb_agg(to_jsonb(r)) FROM %I.%I() AS r',
+                   split_part(v_job.function, '.', 1), split_part(v_job.function, '.', 2))
+       INTO v_result;
+    RETURN CASE WHEN jsonb_array_length(coalesce(v_result, '[]')) = 1 THEN v_result -> 0
+                ELSE coalesce(v_result, '[]') END;
+END $$;
 
 
 --
@@ -974,6 +1765,32 @@ END $$;
 
 
 --
+-- Name: settle_complete(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.settle_complete(p_limit integer DEFAULT 10000) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_settled integer;
+BEGIN
+    -- SKIP LOCKED: a row a store_batch is finishing right now is its to finish
+    WITH due AS (
+        SELECT r.id FROM voyager.releases r
+         WHERE r.settled_at IS NULL AND r.complete
+           AND coalesce(r.last_posted_at, r.posted_at)
+               < now() - make_interval(mins => voyager.setting_int('settle_quiet_minutes')::integer)
+         ORDER BY r.id
+         LIMIT p_limit
+           FOR UPDATE SKIP LOCKED
+    )
+    UPDATE voyager.releases r SET settled_at = now(), edge = false FROM due WHERE r.id = due.id;
+    GET DIAGNOSTICS v_settled = ROW_COUNT;
+    RETURN v_settled;
+END $$;
+
+
+--
 -- Name: snapshot(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -995,6 +1812,7 @@ END $$;
 
 CREATE FUNCTION voyager.store_batch(p_token uuid, p_range_id bigint, p_first_article bigint, p_next_article bigint, p_headers bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_counts voyager.count_in[] DEFAULT '{}'::voyager.count_in[], p_samples voyager.sample_in[] DEFAULT '{}'::voyager.sample_in[], p_retracted bytea[] DEFAULT '{}'::bytea[]) RETURNS jsonb
     LANGUAGE plpgsql
+    SET jit TO 'off'
     AS $$
 DECLARE
     v_range voyager.ranges;
@@ -1005,27 +1823,23 @@ DECLARE
     v_bad text;
     v_count_first bigint;
     v_ids bigint[];
-    v_keys bytea[];
-    v_fresh boolean[];
 BEGIN
-    -- a malformed batch is refused whole, with the first reason
+    -- a malformed batch is refused whole, with the first reason (one pass over the batch)
     SELECT CASE
-             WHEN r.release_key IS NULL OR octet_length(r.release_key) <> 20 THEN 'a release key is not 20 bytes'
-             WHEN r.identity_key IS NULL OR octet_length(r.identity_key) <> 20 THEN 'an identity key is not 20 bytes'
-             WHEN r.name IS NULL OR r.poster IS NULL THEN 'a release has no name or poster'
-             WHEN r.chunk IS NULL THEN 'a release has no chunk'
-             WHEN r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0 THEN 'bad file or segment counts'
+             WHEN count(*) FILTER (WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20) > 0
+               THEN 'a release key is not 20 bytes'
+             WHEN count(*) FILTER (WHERE r.identity_key IS NULL OR octet_length(r.identity_key) <> 20) > 0
+               THEN 'an identity key is not 20 bytes'
+             WHEN count(*) FILTER (WHERE r.name IS NULL OR r.poster IS NULL) > 0 THEN 'a release has no name or poster'
+             WHEN count(*) FILTER (WHERE r.chunk IS NULL) > 0 THEN 'a release has no chunk'
+             WHEN count(*) FILTER (WHERE r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0) > 0
+               THEN 'bad file or segment counts'
+             WHEN count(*) FILTER (WHERE r.groups IS NULL OR cardinality(r.groups) = 0) > 0 THEN 'a release has no groups'
+             WHEN count(*) <> count(DISTINCT r.release_key) THEN 'a release key twice in one batch'
            END INTO v_bad
-      FROM unnest(p_releases) r
-     WHERE r.release_key IS NULL OR octet_length(r.release_key) <> 20 OR r.identity_key IS NULL
-        OR octet_length(r.identity_key) <> 20 OR r.name IS NULL OR r.poster IS NULL OR r.chunk IS NULL
-        OR r.files IS NULL OR r.files < 1 OR r.segments IS NULL OR r.segments < 0
-     LIMIT 1;
+      FROM unnest(p_releases) r;
     IF v_bad IS NOT NULL THEN
         RAISE EXCEPTION 'batch refused: %', v_bad USING ERRCODE = '22023';
-    END IF;
-    IF (SELECT count(*) <> count(DISTINCT r.release_key) FROM unnest(p_releases) r) THEN
-        RAISE EXCEPTION 'batch refused: a release key twice in one batch' USING ERRCODE = '22023';
     END IF;
 
     IF p_next_article IS NOT DISTINCT FROM p_first_article THEN
@@ -1052,60 +1866,70 @@ BEGIN
     SELECT DISTINCT r.poster FROM unnest(p_releases) r
         ON CONFLICT (poster) DO NOTHING;
     INSERT INTO voyager.group_sets (groups)
-    SELECT DISTINCT ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g) FROM unnest(p_releases) r
+    SELECT DISTINCT r.groups FROM unnest(p_releases) r
         ON CONFLICT (groups) DO NOTHING;
 
-    -- what was written is kept in arrays (a temp table a call would churn the catalog)
-    WITH incoming AS (
+    -- a provisional release written again (finished or rewritten) loses its chunk and texts first
+    -- (found among the provisional ones through their partial index)
+    SELECT coalesce(array_agg(x.id), '{}') INTO v_ids
+      FROM voyager.releases x
+     WHERE x.release_key = ANY (ARRAY(SELECT r.release_key FROM unnest(p_releases) r)) AND x.settled_at IS NULL;
+    IF cardinality(v_ids) > 0 THEN
+        DELETE FROM voyager.release_chunks c USING voyager.releases x
+         WHERE x.id = ANY (v_ids) AND c.month = voyager.chunk_month(x.posted_at) AND c.release_id = x.id;
+        DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (v_ids) AND t.kind IN (1, 6);
+    END IF;
+
+    -- one statement writes the rows, the chunks, the texts and the probe candidates, the batch
+    -- unpacked once
+    WITH incoming AS MATERIALIZED (
         SELECT r.*, p.id AS poster_id, gs.id AS group_set_id
           FROM unnest(p_releases) r
           JOIN voyager.posters p ON p.poster = r.poster
-          JOIN voyager.group_sets gs ON gs.groups = ARRAY(SELECT DISTINCT g FROM unnest(r.groups) g ORDER BY g)
-    ), written AS (
-        INSERT INTO voyager.releases AS x (posted_at, last_posted_at, first_article, last_article, segments, bytes,
-                                           settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                           complete, has_par2, edge, release_key, identity_key, name)
+          JOIN voyager.group_sets gs ON gs.groups = r.groups
+    ), rewritten AS (                         -- a provisional release finished or rewritten
+        UPDATE voyager.releases x
+           SET last_posted_at = to_timestamp(i.last_posted_at), last_article = i.last_article,
+               segments = i.segments, bytes = i.bytes, settled_at = CASE WHEN i.finished THEN now() END,
+               group_set_id = i.group_set_id, file_total = i.file_total, files = i.files,
+               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
+          FROM incoming i
+         WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
+        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished
+    ), inserted AS (
+        INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                      settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                      complete, has_par2, edge, release_key, identity_key, name, category)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
-               i.release_key, i.identity_key, i.name
+               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
           FROM incoming i
-            ON CONFLICT (release_key) DO UPDATE
-           SET last_posted_at = excluded.last_posted_at, last_article = excluded.last_article,
-               segments = excluded.segments, bytes = excluded.bytes, settled_at = excluded.settled_at,
-               group_set_id = excluded.group_set_id, file_total = excluded.file_total, files = excluded.files,
-               complete = excluded.complete, has_par2 = excluded.has_par2, edge = excluded.edge
-         WHERE x.settled_at IS NULL              -- a finished release stays as it is
-        RETURNING x.id, x.release_key, (x.xmax = 0) AS fresh, x.settled_at IS NOT NULL AS finished
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
+        RETURNING id, release_key, settled_at IS NOT NULL AS finished
+    ), written AS (
+        SELECT w.id, w.finished, i.posted_at, i.chunk, i.name, i.members, i.candidates
+          FROM (SELECT * FROM rewritten UNION ALL SELECT * FROM inserted) w
+          JOIN incoming i ON i.release_key = w.release_key
+    ), chunks AS (
+        INSERT INTO voyager.release_chunks (release_id, month, chunk)
+        SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
+          FROM written w
+    ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
+        INSERT INTO voyager.release_texts (release_id, kind, text)
+        SELECT w.id, k.kind, k.text
+          FROM written w
+         CROSS JOIN LATERAL (VALUES (1::smallint, left(w.name, 255)), (6::smallint, left(w.members, 5400))) k(kind, text)
+         WHERE k.text <> ''
+    ), candidates AS (                        -- (kind, message-id, file index) triples
+        INSERT INTO voyager.probe_candidates AS pc (release_id, kind, message_id, file_index)
+        SELECT w.id, w.candidates[3 * k + 1], w.candidates[3 * k + 2], w.candidates[3 * k + 3]::integer
+          FROM written w
+         CROSS JOIN LATERAL generate_series(0, coalesce(array_length(w.candidates, 1), 0) / 3 - 1) k
+            ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id,
+                                                         file_index = excluded.file_index
     )
-    SELECT coalesce(array_agg(w.id), '{}'), coalesce(array_agg(w.release_key), '{}'),
-           coalesce(array_agg(w.fresh), '{}'), count(*), count(*) FILTER (WHERE w.finished)
-      INTO v_ids, v_keys, v_fresh, v_releases, v_finished
-      FROM written w;
-
-    -- chunks: a provisional one is replaced by the record that finishes or rewrites it
-    DELETE FROM voyager.release_chunks c
-     USING unnest(v_ids, v_fresh) AS w(id, fresh) WHERE c.release_id = w.id AND NOT w.fresh;
-    INSERT INTO voyager.release_chunks (release_id, month, chunk)
-    SELECT w.id, coalesce(date_trunc('month', to_timestamp(r.posted_at))::date, date '1970-01-01'), r.chunk
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key;
-
-    -- texts: the name (kind 1) and an album's members (kind 6, the first 20)
-    INSERT INTO voyager.release_texts (release_id, kind, text)
-    SELECT w.id, 1, left(r.name, 255)
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-    UNION
-    SELECT w.id, 6, left(m, 255)
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-     CROSS JOIN LATERAL unnest(r.members[1:20]) m
-        ON CONFLICT DO NOTHING;
-
-    -- probe candidates: (kind, message-id, file index) triples
-    INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index)
-    SELECT w.id, r.candidates[3 * k + 1], r.candidates[3 * k + 2], r.candidates[3 * k + 3]::integer
-      FROM unnest(v_ids, v_keys) AS w(id, release_key) JOIN unnest(p_releases) r ON r.release_key = w.release_key
-     CROSS JOIN LATERAL generate_series(0, coalesce(array_length(r.candidates, 1), 0) / 3 - 1) k
-        ON CONFLICT (release_id, kind) DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index;
+    SELECT count(*), count(*) FILTER (WHERE w.finished) INTO v_releases, v_finished FROM written w;
 
     -- pending releases (decision f): outside the catalog
     INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
@@ -1134,9 +1958,19 @@ BEGIN
     SELECT p_range_id, v_count_first, s.release_key, s.rule, s.key, s.sample FROM unnest(p_samples) s
         ON CONFLICT DO NOTHING;
 
-    -- a provisional release the rules dropped once it settled
-    DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL;
-    GET DIAGNOSTICS v_retracted = ROW_COUNT;
+    -- a provisional release the rules dropped once it settled: the row and what hangs on it
+    WITH gone AS (
+        DELETE FROM voyager.releases WHERE release_key = ANY (p_retracted) AND settled_at IS NULL
+        RETURNING id, posted_at
+    ), chunks AS (
+        DELETE FROM voyager.release_chunks c USING gone
+         WHERE c.month = voyager.chunk_month(gone.posted_at) AND c.release_id = gone.id
+    ), texts AS (
+        DELETE FROM voyager.release_texts t USING gone WHERE t.release_id = gone.id
+    ), candidates AS (
+        DELETE FROM voyager.probe_candidates pc USING gone WHERE pc.release_id = gone.id
+    )
+    SELECT count(*) INTO v_retracted FROM gone;
 
     RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
                               'status', v_range.status, 'releases', v_releases, 'finished', v_finished,
@@ -1184,6 +2018,17 @@ CREATE FUNCTION voyager.wildmat(pattern text, name text) RETURNS boolean
     AS $$
 from voyager_pl.wildmat import match
 return match(pattern, name)
+$$;
+
+
+--
+-- Name: word_set(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.word_set(words text) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+    SELECT coalesce(jsonb_object_agg(w, 0), '{}') FROM unnest(string_to_array(words, ' ')) w WHERE w <> ''
 $$;
 
 
@@ -1256,7 +2101,8 @@ CREATE SEQUENCE voyager.group_lease_turns
 
 CREATE TABLE voyager.group_sets (
     id integer NOT NULL,
-    groups text[] NOT NULL
+    groups text[] NOT NULL,
+    CONSTRAINT group_sets_groups_check CHECK (voyager.is_group_set(groups))
 );
 
 
@@ -1303,6 +2149,55 @@ ALTER TABLE voyager.groups ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: jobs; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.jobs (
+    name text NOT NULL,
+    kind text NOT NULL,
+    function text,
+    every_setting text NOT NULL,
+    timeout interval DEFAULT '00:10:00'::interval NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    next_run_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_run_at timestamp with time zone,
+    last_finished_at timestamp with time zone,
+    last_seconds numeric,
+    last_node text,
+    last_result jsonb,
+    last_error text,
+    runs bigint DEFAULT 0 NOT NULL,
+    failures bigint DEFAULT 0 NOT NULL,
+    claim uuid,
+    running_until timestamp with time zone,
+    description text NOT NULL,
+    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (running_until IS NULL))),
+    CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
+    CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
+    CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
+    CONSTRAINT jobs_sql_function_check CHECK (((kind = 'sql'::text) = (function IS NOT NULL))),
+    CONSTRAINT jobs_timeout_check CHECK ((timeout > '00:00:00'::interval))
+);
+
+
+--
+-- Name: nntp_claims; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.nntp_claims (
+    node text NOT NULL,
+    role text NOT NULL,
+    connections integer NOT NULL,
+    want integer NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT nntp_claims_connections_check CHECK ((connections >= 0)),
+    CONSTRAINT nntp_claims_node_check CHECK ((node <> ''::text)),
+    CONSTRAINT nntp_claims_want_check CHECK ((want >= 0))
 );
 
 
@@ -1396,6 +2291,9 @@ CREATE TABLE voyager.probe_candidates (
     kind text NOT NULL,
     message_id text NOT NULL,
     file_index integer NOT NULL,
+    claimed_by text,
+    claimed_until timestamp with time zone,
+    probed_at timestamp with time zone,
     CONSTRAINT probe_candidates_kind_check CHECK ((kind = ANY (ARRAY['archive'::text, 'par2'::text, 'lone'::text, '7z-tail'::text])))
 );
 
@@ -1660,6 +2558,164 @@ ALTER TABLE ONLY voyager.snapshots ALTER COLUMN data SET STORAGE EXTERNAL;
 
 
 --
+-- Name: spool_reports; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spool_reports (
+    node text NOT NULL,
+    bytes bigint NOT NULL,
+    files integer NOT NULL,
+    cap_bytes bigint,
+    reported_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT spool_reports_bytes_check CHECK ((bytes >= 0)),
+    CONSTRAINT spool_reports_cap_bytes_check CHECK ((cap_bytes >= 0)),
+    CONSTRAINT spool_reports_files_check CHECK ((files >= 0)),
+    CONSTRAINT spool_reports_node_check CHECK ((node <> ''::text))
+);
+
+
+--
+-- Name: status_bands; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_bands AS
+ WITH s AS (
+         SELECT voyager.setting_int('tail_priority'::text) AS tail,
+            voyager.setting_int('history_priority'::text) AS hist
+        ), b AS (
+         SELECT r.id,
+            r.start_article,
+            r.end_article,
+            r.next_article,
+            r.headers,
+            r.est_date,
+            r.stored_at,
+            r.leased_at,
+            r.done_at,
+            r.group_id,
+            r.priority,
+            r.attempts,
+            r.rule_version,
+            r.status,
+            r.lane,
+            r.capture,
+            r.error,
+                CASE
+                    WHEN (r.status = 'ancient'::voyager.range_status) THEN 'ancient'::text
+                    WHEN (r.priority <= s.tail) THEN 'tail'::text
+                    WHEN r.capture THEN 'capture'::text
+                    WHEN (r.priority < s.hist) THEN 'raised'::text
+                    ELSE 'history'::text
+                END AS kind
+           FROM (voyager.ranges r
+             CROSS JOIN s)
+        ), k AS (
+         SELECT b.id,
+            b.start_article,
+            b.end_article,
+            b.next_article,
+            b.headers,
+            b.est_date,
+            b.stored_at,
+            b.leased_at,
+            b.done_at,
+            b.group_id,
+            b.priority,
+            b.attempts,
+            b.rule_version,
+            b.status,
+            b.lane,
+            b.capture,
+            b.error,
+            b.kind,
+                CASE b.kind
+                    WHEN 'capture'::text THEN b.priority
+                    WHEN 'history'::text THEN ((floor(((b.priority)::numeric / 1000.0)))::integer * 1000)
+                    ELSE NULL::integer
+                END AS band_from
+           FROM b
+        )
+ SELECT
+        CASE k.kind
+            WHEN 'capture'::text THEN ('capture '::text || k.band_from)
+            WHEN 'history'::text THEN format('history %s-%s'::text, k.band_from, (k.band_from + 999))
+            ELSE k.kind
+        END AS band,
+    k.kind,
+    min(k.priority) AS min_priority,
+    max(k.priority) AS max_priority,
+    count(*) AS ranges,
+    count(*) FILTER (WHERE (k.status = 'planned'::voyager.range_status)) AS planned,
+    count(*) FILTER (WHERE (k.status = 'leased'::voyager.range_status)) AS leased,
+    count(*) FILTER (WHERE (k.status = 'done'::voyager.range_status)) AS done,
+    count(*) FILTER (WHERE (k.status = 'failed'::voyager.range_status)) AS failed,
+    (sum(((k.end_article - k.start_article) + 1)))::bigint AS articles,
+    (COALESCE(sum(((k.end_article - k.next_article) + 1)) FILTER (WHERE (k.status = ANY (ARRAY['planned'::voyager.range_status, 'leased'::voyager.range_status]))), (0)::numeric))::bigint AS articles_todo,
+    (sum(
+        CASE
+            WHEN (k.status = 'ancient'::voyager.range_status) THEN (0)::bigint
+            ELSE (k.next_article - k.start_article)
+        END))::bigint AS articles_done,
+    (sum(k.headers))::bigint AS headers
+   FROM k
+  GROUP BY k.kind, k.band_from
+  ORDER BY (array_position(ARRAY['tail'::text, 'raised'::text, 'capture'::text, 'history'::text, 'ancient'::text], k.kind)), k.band_from;
+
+
+--
+-- Name: status_catalog; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_catalog AS
+ WITH rel AS (
+         SELECT t.part,
+            c.reltablespace,
+            pg_total_relation_size((c.oid)::regclass) AS bytes
+           FROM (( VALUES ('releases'::text,'hot'::text), ('release_texts'::text,'hot'::text), ('posters'::text,'hot'::text), ('group_sets'::text,'hot'::text), ('rule_counts'::text,'hot'::text), ('rule_samples'::text,'hot'::text), ('pending_releases'::text,'pending'::text), ('probe_candidates'::text,'pending'::text)) t(name, part)
+             JOIN pg_class c ON ((c.oid = ((format('voyager.%I'::text, t.name))::regclass)::oid)))
+        UNION ALL
+         SELECT 'chunks'::text,
+            c.reltablespace,
+            pg_total_relation_size((c.oid)::regclass) AS pg_total_relation_size
+           FROM (pg_partition_tree('voyager.release_chunks'::regclass) p(relid, parentrelid, isleaf, level)
+             JOIN pg_class c ON ((c.oid = (p.relid)::oid)))
+          WHERE p.isleaf
+        ), sums AS (
+         SELECT (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'hot'::text)), (0)::numeric))::bigint AS hot_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'chunks'::text)), (0)::numeric))::bigint AS chunk_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.part = 'pending'::text)), (0)::numeric))::bigint AS pending_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.reltablespace = (0)::oid)), (0)::numeric))::bigint AS used_bytes,
+            (COALESCE(sum(rel.bytes) FILTER (WHERE (rel.reltablespace <> (0)::oid)), (0)::numeric))::bigint AS elsewhere_bytes
+           FROM rel
+        ), x AS (
+         SELECT s.hot_bytes,
+            s.chunk_bytes,
+            s.pending_bytes,
+            s.used_bytes,
+            s.elsewhere_bytes,
+            (( SELECT voyager.setting_int('catalog_max_gb'::text) AS setting_int) * 1073741824) AS cap_bytes,
+            (( SELECT COALESCE(sum(r.headers), (0)::numeric) AS "coalesce"
+                   FROM voyager.ranges r))::bigint AS headers
+           FROM sums s
+        )
+ SELECT x.cap_bytes,
+    x.used_bytes,
+    (x.cap_bytes - x.used_bytes) AS room_bytes,
+    round(((100.0 * (x.used_bytes)::numeric) / (NULLIF(x.cap_bytes, 0))::numeric), 2) AS used_pct,
+    x.hot_bytes,
+    x.chunk_bytes,
+    x.pending_bytes,
+    x.elsewhere_bytes,
+    pg_total_relation_size('voyager.snapshots'::regclass) AS snapshot_bytes,
+    voyager.estimated_rows('voyager.releases'::regclass) AS releases,
+    voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
+    x.headers,
+    round(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), 2) AS bytes_per_header,
+    (floor((((x.cap_bytes - x.used_bytes))::numeric / NULLIF(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), (0)::numeric))))::bigint AS room_headers
+   FROM x;
+
+
+--
 -- Name: status_groups; Type: VIEW; Schema: voyager; Owner: -
 --
 
@@ -1680,6 +2736,58 @@ SELECT
     NULL::numeric AS ancient_articles,
     NULL::text AS history_holder,
     NULL::text AS tail_holder;
+
+
+--
+-- Name: status_held; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_held AS
+ SELECT g.name AS group_name,
+    gl.lane,
+    gl.holder,
+    gl.leased_at AS since,
+    date_trunc('second'::text, (now() - gl.leased_at)) AS held_for,
+    date_trunc('second'::text, (now() - gl.heartbeat_at)) AS heartbeat_age,
+    (gl.heartbeat_at < (now() - make_interval(secs => (( SELECT voyager.setting_int('lease_ttl_seconds'::text) AS setting_int))::double precision))) AS stale,
+    r.start_article,
+    r.end_article,
+    r.next_article,
+    s.article AS snapshot_article,
+    date_trunc('second'::text, (now() - s.taken_at)) AS snapshot_age,
+    s.bytes AS snapshot_bytes,
+    gl.takeovers
+   FROM (((voyager.group_leases gl
+     JOIN voyager.groups g ON ((g.id = gl.group_id)))
+     LEFT JOIN voyager.ranges r ON ((r.id = gl.range_id)))
+     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
+  WHERE (gl.token IS NOT NULL)
+  ORDER BY g.priority, gl.lane;
+
+
+--
+-- Name: status_jobs; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_jobs AS
+ SELECT j.name,
+    j.kind,
+    j.function,
+    make_interval(secs => (voyager.setting_int(j.every_setting))::double precision) AS every,
+    j.enabled,
+    j.next_run_at,
+    GREATEST(date_trunc('second'::text, (j.next_run_at - now())), '00:00:00'::interval) AS due_in,
+    COALESCE((j.running_until >= now()), false) AS running,
+    j.last_run_at,
+    j.last_seconds,
+    j.last_node,
+    (j.last_error IS NULL) AS last_ok,
+    j.last_result,
+    j.last_error,
+    j.runs,
+    j.failures
+   FROM voyager.jobs j
+  ORDER BY j.name;
 
 
 --
@@ -1705,6 +2813,35 @@ CREATE VIEW voyager.status_leases AS
      LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
   WHERE (gl.token IS NOT NULL)
   ORDER BY g.priority, gl.lane;
+
+
+--
+-- Name: status_phase2; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_phase2 AS
+ WITH waiting AS (
+         SELECT count(*) AS n
+           FROM (voyager.releases r
+             JOIN voyager.probe_candidates pc ON ((pc.release_id = r.id)))
+          WHERE (r.settled_at IS NULL)
+        )
+ SELECT ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE (r.settled_at IS NULL)) AS provisional_releases,
+    ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE ((r.settled_at IS NULL) AND r.complete AND (COALESCE(r.last_posted_at, r.posted_at) < (now() - make_interval(mins => (( SELECT voyager.setting_int('settle_quiet_minutes'::text) AS setting_int))::integer))))) AS settle_due,
+    ( SELECT count(*) AS count
+           FROM voyager.pending_releases p
+          WHERE (p.status = 0)) AS pending_waiting,
+    ( SELECT min(p.created_at) AS min
+           FROM voyager.pending_releases p
+          WHERE (p.status = 0)) AS pending_oldest,
+    voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
+    GREATEST((voyager.estimated_rows('voyager.probe_candidates'::regclass) - waiting.n), (0)::bigint) AS probe_candidates_ready,
+    waiting.n AS probe_candidates_waiting
+   FROM waiting;
 
 
 --
@@ -1745,6 +2882,72 @@ CREATE VIEW voyager.status_ranges AS
             WHEN r.capture THEN 'capture'::text
             ELSE 'history'::text
         END, r.status;
+
+
+--
+-- Name: status_spool; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_spool AS
+ SELECT s.node,
+    s.bytes,
+    s.files,
+    s.cap_bytes,
+    round(((100.0 * (s.bytes)::numeric) / (NULLIF(s.cap_bytes, 0))::numeric), 1) AS used_pct,
+    s.reported_at,
+    date_trunc('second'::text, (now() - s.reported_at)) AS age,
+    (s.reported_at < (now() - make_interval(secs => (( SELECT voyager.setting_int('lease_ttl_seconds'::text) AS setting_int))::double precision))) AS stale
+   FROM voyager.spool_reports s
+  ORDER BY s.node;
+
+
+--
+-- Name: status_tail; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_tail AS
+ SELECT g.name AS group_name,
+    count(r.id) AS ranges,
+    count(r.id) FILTER (WHERE (r.status = 'leased'::voyager.range_status)) AS leased,
+    (COALESCE(sum(((r.end_article - r.next_article) + 1)), (0)::numeric))::bigint AS articles_todo,
+    min(r.next_article) AS from_article,
+    max(r.end_article) AS to_article,
+        CASE
+            WHEN (GROUPING(g.name) = 0) THEN max(gl.holder)
+            ELSE NULL::text
+        END AS holder
+   FROM ((voyager.ranges r
+     JOIN voyager.groups g ON ((g.id = r.group_id)))
+     LEFT JOIN voyager.group_leases gl ON (((gl.group_id = r.group_id) AND (gl.lane = 'tail'::voyager.lane))))
+  WHERE ((r.status = ANY (ARRAY['planned'::voyager.range_status, 'leased'::voyager.range_status])) AND (r.priority <= ( SELECT voyager.setting_int('tail_priority'::text) AS setting_int)))
+  GROUP BY GROUPING SETS ((g.priority, g.name), ())
+  ORDER BY GROUPING(g.name), g.priority;
+
+
+--
+-- Name: status_throughput; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_throughput AS
+ WITH b AS (
+         SELECT count(*) AS batches,
+            (COALESCE(sum(rb.headers), (0)::numeric))::bigint AS headers,
+            (COALESCE(sum((rb.next_article - rb.first_article)), (0)::numeric))::bigint AS articles
+           FROM voyager.range_batches rb
+          WHERE (rb.stored_at > (now() - '01:00:00'::interval))
+        )
+ SELECT '01:00:00'::interval AS period,
+    b.batches,
+    b.headers AS headers_indexed,
+    b.articles AS articles_covered,
+    round(((b.headers)::numeric / 3600.0), 1) AS headers_per_second,
+    ( SELECT count(*) AS count
+           FROM voyager.releases r
+          WHERE (r.first_seen_at > (now() - '01:00:00'::interval))) AS releases_stored,
+    ( SELECT count(*) AS count
+           FROM voyager.ranges r
+          WHERE (r.done_at > (now() - '01:00:00'::interval))) AS ranges_done
+   FROM b;
 
 
 --
@@ -1894,6 +3097,22 @@ ALTER TABLE ONLY voyager.groups
 
 
 --
+-- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: nntp_claims nntp_claims_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.nntp_claims
+    ADD CONSTRAINT nntp_claims_pkey PRIMARY KEY (node, role);
+
+
+--
 -- Name: nntp_shares nntp_shares_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -2014,14 +3233,6 @@ ALTER TABLE ONLY voyager.release_passwords
 
 
 --
--- Name: release_texts release_texts_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_texts
-    ADD CONSTRAINT release_texts_pkey PRIMARY KEY (release_id, kind, text);
-
-
---
 -- Name: releases releases_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -2030,11 +3241,11 @@ ALTER TABLE ONLY voyager.releases
 
 
 --
--- Name: releases releases_release_key_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+-- Name: releases releases_release_key_excl; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
 ALTER TABLE ONLY voyager.releases
-    ADD CONSTRAINT releases_release_key_key UNIQUE (release_key);
+    ADD CONSTRAINT releases_release_key_excl EXCLUDE USING hash (release_key WITH =);
 
 
 --
@@ -2094,6 +3305,14 @@ ALTER TABLE ONLY voyager.snapshots
 
 
 --
+-- Name: spool_reports spool_reports_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spool_reports
+    ADD CONSTRAINT spool_reports_pkey PRIMARY KEY (node);
+
+
+--
 -- Name: user_days user_days_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -2148,6 +3367,20 @@ CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases USING btre
 
 
 --
+-- Name: probe_candidates_open_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_candidates_open_idx ON voyager.probe_candidates USING btree (release_id) WHERE (probed_at IS NULL);
+
+
+--
+-- Name: range_batches_stored_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX range_batches_stored_idx ON voyager.range_batches USING btree (stored_at);
+
+
+--
 -- Name: ranges_lane_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -2176,17 +3409,31 @@ CREATE INDEX release_media_ids_release_idx ON voyager.release_media_ids USING bt
 
 
 --
+-- Name: release_texts_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_texts_release_idx ON voyager.release_texts USING btree (release_id);
+
+
+--
 -- Name: release_texts_trgm_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
-CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text voyager.gin_trgm_ops) WITH (fastupdate='on');
+CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text voyager.gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='256');
+
+
+--
+-- Name: releases_first_seen_brin; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_first_seen_brin ON voyager.releases USING brin (first_seen_at);
 
 
 --
 -- Name: releases_identity_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
-CREATE INDEX releases_identity_idx ON voyager.releases USING btree (identity_key, group_id);
+CREATE INDEX releases_identity_idx ON voyager.releases USING hash (identity_key);
 
 
 --
@@ -2315,19 +3562,27 @@ ALTER TABLE ONLY voyager.group_leases
 
 
 --
+-- Name: jobs jobs_every_setting_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.jobs
+    ADD CONSTRAINT jobs_every_setting_fkey FOREIGN KEY (every_setting) REFERENCES voyager.settings(name);
+
+
+--
+-- Name: nntp_claims nntp_claims_role_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.nntp_claims
+    ADD CONSTRAINT nntp_claims_role_fkey FOREIGN KEY (role) REFERENCES voyager.nntp_shares(role) ON DELETE CASCADE;
+
+
+--
 -- Name: pending_releases pending_releases_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
 --
 
 ALTER TABLE ONLY voyager.pending_releases
     ADD CONSTRAINT pending_releases_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
-
-
---
--- Name: probe_candidates probe_candidates_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.probe_candidates
-    ADD CONSTRAINT probe_candidates_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
 
 
 --
@@ -2352,78 +3607,6 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.ranges
     ADD CONSTRAINT ranges_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
-
-
---
--- Name: release_grabs release_grabs_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_grabs
-    ADD CONSTRAINT release_grabs_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
-
-
---
--- Name: release_judgements release_judgements_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_judgements
-    ADD CONSTRAINT release_judgements_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
-
-
---
--- Name: release_media_ids release_media_ids_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_media_ids
-    ADD CONSTRAINT release_media_ids_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
-
-
---
--- Name: release_passwords release_passwords_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_passwords
-    ADD CONSTRAINT release_passwords_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
-
-
---
--- Name: release_texts release_texts_release_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.release_texts
-    ADD CONSTRAINT release_texts_release_id_fkey FOREIGN KEY (release_id) REFERENCES voyager.releases(id) ON DELETE CASCADE;
-
-
---
--- Name: releases releases_category_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.releases
-    ADD CONSTRAINT releases_category_fkey FOREIGN KEY (category) REFERENCES voyager.categories(id);
-
-
---
--- Name: releases releases_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.releases
-    ADD CONSTRAINT releases_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
-
-
---
--- Name: releases releases_group_set_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.releases
-    ADD CONSTRAINT releases_group_set_id_fkey FOREIGN KEY (group_set_id) REFERENCES voyager.group_sets(id);
-
-
---
--- Name: releases releases_poster_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.releases
-    ADD CONSTRAINT releases_poster_id_fkey FOREIGN KEY (poster_id) REFERENCES voyager.posters(id);
 
 
 --

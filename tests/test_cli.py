@@ -59,7 +59,7 @@ def test_db_up_plan_lease_status_down(home):
     second = psql(home, pooled, "select group_name from voyager.lease_group('history', 'two')")
     assert first and second and first != second
     status = run(home, "status").stdout
-    assert "Held leases" in status and first in status and second in status
+    assert "Held groups" in status and first in status and second in status
 
     info = json.loads(run(home, "db", "status").stdout)
     assert info["postgres_running"] and info["pgbouncer_running"]

@@ -99,6 +99,7 @@ class Cluster:
             "shared_buffers": "256MB",
             "log_min_messages": "warning",
             "log_line_prefix": "'%m [%p] %d '",
+            "jit": "off",                    # short OLTP statements: compiling costs more than it saves
             **self.settings,
         }
         with open(self.datadir / "postgresql.conf", "a") as fh:

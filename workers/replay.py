@@ -92,13 +92,13 @@ def score_truth(root: str | Path, release_sets: set[frozenset], pending_targets:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`voyager replay --corpus DIR`: every group's ranges through one carried
+    """`voyager replay --window-only --corpus DIR`: every group's ranges through one carried
     window each; prints a JSON line of counts, and the fidelity against the
     corpus's truth when it has one."""
     import argparse
     import json
 
-    p = argparse.ArgumentParser(prog="voyager replay", description=main.__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="voyager replay --window-only", description=main.__doc__.split("\n\n")[0])
     p.add_argument("--corpus", required=True)
     a = p.parse_args(argv)
     results = replay_corpus(a.corpus)

@@ -22,10 +22,10 @@ class Store:
 
     def rows(self, batch: dict) -> tuple[list, list, list, list, list]:
         R, P, C, S = (self.types[n] for n in ("release_in", "pending_in", "count_in", "sample_in"))
-        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], r["groups"],
+        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], sorted(set(r["groups"])),
                       r["posted_at"], r["last_posted_at"], r["first_article"], r["last_article"], r["files"],
                       r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
-                      r["edge"], r["chunk"], r.get("members") or [],
+                      r["edge"], r["chunk"], _members(r.get("members")),
                       [str(x) if not isinstance(x, bytes) else x.decode("utf-8", "replace")
                        for c in r["candidates"] for x in c])
                     for r in batch["releases"]]
@@ -42,10 +42,15 @@ class Store:
               batch: dict) -> dict:
         releases, pending, counts, samples, retracted = self.rows(batch)
         return self.conn.execute(
-            "SELECT voyager.store_batch(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "SELECT voyager.store_batch(%s, %s, %s, %s, %s, %b, %b, %b, %b, %b)",
             (token, range_id, first_article, next_article, headers, releases, pending, counts, samples,
              retracted),
         ).fetchone()[0]
+
+
+def _members(members) -> str:
+    """An album's first 20 member names, a line each: one text row, one set of trigrams."""
+    return "\n".join(m[:255].replace("\n", " ") for m in (members or [])[:20])
 
 
 def _sample(rec: dict) -> dict:

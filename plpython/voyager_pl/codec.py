@@ -746,22 +746,43 @@ def _read_inst(r: _Reader) -> list:
     return elems
 
 
+# decimal and hex chunks print with format(); the others two digits a step
+_FORMAT = {0: "d", 1: "x", 2: "X"}
+_PAIRS = {c: [ALPHABETS[c][i // RADIX[c]:i // RADIX[c] + 1] + ALPHABETS[c][i % RADIX[c]:i % RADIX[c] + 1]
+              for i in range(RADIX[c] ** 2)] for c in range(6) if c not in _FORMAT}
+
+
 def _read_chars(bits: _BitReader, cls: int, m: int) -> bytes:
     k = CHUNK[cls]
-    radix = RADIX[cls]
-    alpha = ALPHABETS[cls]
-    out = bytearray()
+    widths = CHUNK_BITS[cls]
+    fmt = _FORMAT.get(cls)
+    out = []
     for i in range(0, m, k):
         c = min(k, m - i)
-        v = bits.read(CHUNK_BITS[cls][c])
-        piece = bytearray(c)
-        for j in range(c - 1, -1, -1):
+        v = bits.read(widths[c])
+        if fmt is not None:
+            text = format(v, fmt)
+            if len(text) > c:
+                _corrupt("packed characters")
+            out.append(text.rjust(c, "0").encode("ascii"))
+            continue
+        radix = RADIX[cls]
+        pairs = _PAIRS[cls]
+        square = radix * radix
+        digits = []
+        n = c
+        while n >= 2:
+            v, d = divmod(v, square)
+            digits.append(pairs[d])
+            n -= 2
+        if n:
             v, d = divmod(v, radix)
-            piece[j] = alpha[d]
+            digits.append(ALPHABETS[cls][d:d + 1])
         if v:
             _corrupt("packed characters")
-        out += piece
-    return bytes(out)
+        digits.reverse()
+        out.append(b"".join(digits))
+    return b"".join(out)
 
 
 class _Maker:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from .codec import decode
+try:                     # the compiled codec, when the set-up could install it (scripts/setup.sh)
+    from voyager_pl_ext.codec import decode
+except ImportError:      # the pure-Python twin: same chunks, slower
+    from .codec import decode
 
 DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
            '"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd">')
@@ -48,14 +51,15 @@ def render(files, title: str, poster: str, posted_at: int | None, groups: list,
         out.append(f" <file poster={poster_attr} date=\"{date}\" subject={quoteattr(subject)}>")
         out.append(f"  <groups>{group_xml}</groups>")
         out.append("  <segments>")
-        out.extend([f'   <segment bytes="{nbytes}" number="{part}">{_mid(mid)}</segment>'
-                    for part, mid, nbytes in segments])
+        mids = b"\n".join(m for _p, m, _b in segments)
+        # message-ids are ASCII without markup almost always: one check a file, not one a segment
+        plain = mids.isascii() and not (b"&" in mids or b"<" in mids or b">" in mids)
+        texts = mids.decode("ascii").split("\n") if plain else []
+        if len(texts) != len(segments):
+            texts = [escape(_text(m)) for _p, m, _b in segments]
+        out.extend([f'   <segment bytes="{nbytes}" number="{part}">{mid}</segment>'
+                    for (part, _m, nbytes), mid in zip(segments, texts)])
         out.append("  </segments>")
         out.append(" </file>")
     out.append("</nzb>")
     return "\n".join(out) + "\n"
-
-
-def _mid(mid: bytes) -> str:
-    s = _text(mid)
-    return escape(s) if ("&" in s or "<" in s or ">" in s) else s

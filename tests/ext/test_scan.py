@@ -86,6 +86,15 @@ def test_a_line_without_xref_still_parses():
     assert scan.parse(b"7\ts (1/1)\tp\t01 Jan 2026 00:00:00 GMT\t<m@x>\t\t10\t1")[6] == b""
 
 
+def test_fields_after_xref_are_not_part_of_it():
+    """INN's extraoverviewadvertised: `Xref:full` then `Newsgroups:full`, ... (an
+    empty one too) in LIST OVERVIEW.FMT's order."""
+    base = b"7\ts (1/1)\tp\t01 Jan 2026 00:00:00 GMT\t<m@x>\t\t10\t1\tXref: h a.b:7"
+    assert scan.parse(base + b"\tNewsgroups: a.b\t\tPath: x!y")[6] == b"a.b:7"
+    assert scan.parse(base + b" c.d:9\tNewsgroups: a.b,c.d")[6] == b"a.b:7 c.d:9"
+    assert scan.parse(base + b"\t")[6] == b"a.b:7"
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.binary(max_size=400))
 def test_any_bytes_never_crash_the_scanner(data):

@@ -364,6 +364,29 @@ def test_compress_deflate(server, corpus):
     c.close()
 
 
+def test_a_server_without_compression_or_capabilities(corpus):
+    with serve(corpus, compression=("XZVER",)) as h:
+        c = Raw(h.port)
+        assert c.cmd("CAPABILITIES").startswith(b"101")
+        caps = c.block()
+        assert b"XZVER" in caps and not any(b"XFEATURE" in x or b"COMPRESS" in x for x in caps)
+        assert c.cmd("XFEATURE COMPRESS GZIP").startswith(b"500")
+        assert c.cmd("COMPRESS DEFLATE").startswith(b"500")
+        c.cmd(f"GROUP {TEST}")
+        assert c.cmd("XZVER 1-10").startswith(b"224")
+        c.block()
+        c.close()
+    with serve(corpus, compression=(), capabilities=False) as h:
+        c = Raw(h.port)
+        assert c.cmd("CAPABILITIES").startswith(b"500")
+        c.cmd(f"GROUP {TEST}")
+        assert c.cmd("XZVER 1-10").startswith(b"500")
+        assert c.cmd("XOVER 1-10").startswith(b"224")
+        assert c.block() == expected(corpus, TEST, 1, 10)
+        assert h.server.stats["open"] == 1 and h.server.stats["peak_open"] == 1
+        c.close()
+
+
 def test_commands_and_answers(server, corpus):
     c = Raw(server.port)
     assert c.cmd("XOVER 1-10").startswith(b"412")

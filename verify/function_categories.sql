@@ -1,0 +1,7 @@
+-- Verify voyager:function_categories on pg
+SELECT has_function_privilege('voyager.word_set(text)', 'execute');
+SELECT has_function_privilege('voyager.category_of(text, text[], text, integer)', 'execute');
+SELECT has_function_privilege('voyager.recategorize_batch(bigint, integer)', 'execute');
+SELECT 'voyager.recategorize(integer, bigint, bigint, bigint)'::regprocedure;
+SELECT 1/count(*) FROM voyager.categories
+ WHERE id = voyager.category_of('Some.Show.S01E02.1080p.WEB-DL.x265-GRP', '{alt.binaries.teevee}');

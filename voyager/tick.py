@@ -1,0 +1,226 @@
+"""`voyager tick`: the periodic jobs of `voyager.jobs`, run by one small loop.
+
+The schedule lives in the database, so any number of tick processes on any
+machines share it: `voyager.claim_due_job` hands a due job to one of them
+(FOR UPDATE SKIP LOCKED) and moves its due time a period ahead at once, with a
+token and a lease; `voyager.finish_job` records the result or the error. A
+failing job is recorded and tried again next period; nothing a job does ends
+the loop. SIGTERM/SIGINT: the job in hand finishes and is recorded, then the
+loop exits.
+
+Jobs of kind `sql` are functions the database runs (`voyager.run_sql_job`);
+jobs of kind `python` are handlers registered here with `@job(name)`: the tail
+planner, which needs the news server's LIST ACTIVE. Phase 2 adds a job with a
+row in `voyager.jobs` and, for a python one, a handler in a module named in
+VOYAGER_TICK_MODULES (imported at start).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+log = logging.getLogger("voyager.tick")
+
+
+@dataclass
+class JobContext:
+    conn: psycopg.Connection       # autocommit; the tick's own connection
+    node: str
+    name: str
+    timeout: float                 # seconds: the claim's lease; statements are held to it
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+
+    def statement(self, query, params=None):
+        """One statement in its own transaction, held to the job's lease."""
+        with self.conn.transaction():
+            self.conn.execute("SELECT set_config('statement_timeout', %s, true)", (f"{int(self.timeout * 1000)}",))
+            return self.conn.execute(query, params).fetchall()
+
+
+Handler = Callable[[JobContext], Any]
+HANDLERS: dict[str, Handler] = {}
+
+
+def job(name: str) -> Callable[[Handler], Handler]:
+    """Registers the handler of a python job (a row of voyager.jobs with kind 'python')."""
+    def register(fn: Handler) -> Handler:
+        HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def load_modules(environ: Mapping[str, str] | None = None) -> None:
+    """VOYAGER_TICK_MODULES: comma-separated modules whose @job handlers this tick runs too."""
+    env = os.environ if environ is None else environ
+    for name in (env.get("VOYAGER_TICK_MODULES") or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
+
+
+# -- the tail planner ---------------------------------------------------------------------------
+
+def nntp_configured(environ: Mapping[str, str]) -> bool:
+    """As the worker decides: a news server is configured when its host or port is given."""
+    return bool(environ.get("VOYAGER_NNTP_HOST") or environ.get("VOYAGER_NNTP_PORT"))
+
+
+@job("tail_plan")
+def tail_plan(ctx: JobContext) -> dict:
+    """LIST ACTIVE of the news server into voyager.plan_groups: the groups already
+    planned get their new articles planned (the open tail range grows, then tail
+    ranges are added); groups `tail_plan_wildmat` accepts are added when they
+    appear. No server configured, or none reachable: skipped with a warning."""
+    from voyager_pl.wildmat import match
+    from workers.nntp import NntpBusy, NntpConfig, NntpConnectionLost, NntpTemporaryError, list_active
+
+    if not nntp_configured(ctx.environ):
+        reason = "no news server configured (VOYAGER_NNTP_HOST)"
+        log.warning("tail_plan skipped: %s", reason)
+        return {"skipped": reason}
+    row = ctx.conn.execute("SELECT value FROM voyager.settings WHERE name = 'tail_plan_wildmat'").fetchone()
+    wildmat = (row[0] if row else "").strip() or None
+    known = {r[0] for r in ctx.conn.execute("SELECT name FROM voyager.groups")}
+    if not known and not wildmat:
+        return {"skipped": "no group planned yet and tail_plan_wildmat is empty"}
+    cfg = NntpConfig.from_env(ctx.environ)
+    try:
+        listing = list_active(cfg, None, retries=1)
+    except (NntpConnectionLost, NntpBusy, NntpTemporaryError) as e:
+        reason = f"news server {cfg.host}:{cfg.port} not reachable: {e}"
+        log.warning("tail_plan skipped: %s", reason)
+        return {"skipped": reason}
+    rows = [r for r in listing if r["name"] in known or (wildmat and match(wildmat, r["name"]))]
+    planned = ctx.statement("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(rows),)) if rows else []
+    listed = {r["name"] for r in listing}
+    return {
+        "groups_listed": len(listing),
+        "groups_planned": len(planned),
+        "groups_added": sum(1 for p in planned if p[2]),
+        "groups_missing": len(known - listed),      # planned groups the server no longer lists
+        "ranges_added": sum(p[3] for p in planned),
+        "ranges_grown": sum(p[4] for p in planned),
+        "articles_planned": int(sum(p[5] for p in planned)),
+    }
+
+
+# -- the loop -----------------------------------------------------------------------------------
+
+class Tick:
+    """Claims and runs due jobs until stopped; `run_due()` is one pass (`--once`)."""
+
+    def __init__(self, dsn: str, node: str | None = None, interval: float = 5.0,
+                 handlers: Mapping[str, Handler] | None = None, environ: Mapping[str, str] | None = None,
+                 emit: Callable[[dict], None] | None = None):
+        self.dsn = dsn
+        self.node = node or f"{os.uname().nodename}/tick"
+        self.interval = interval
+        self.handlers = dict(HANDLERS if handlers is None else handlers)
+        self.environ = os.environ if environ is None else environ
+        self.emit = emit or (lambda r: None)
+        self.stopping = threading.Event()
+        self.conn: psycopg.Connection | None = None
+
+    def request_stop(self, *_args) -> None:
+        self.stopping.set()
+
+    def _connection(self) -> psycopg.Connection:
+        if self.conn is None or self.conn.closed or self.conn.broken:
+            self.conn = psycopg.connect(self.dsn, autocommit=True, application_name=f"voyager tick {self.node}"[:63])
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def run_due(self) -> list[dict]:
+        """Every job due now, once each (a job whose period passed again meanwhile
+        waits for the next pass); stops claiming when asked to stop."""
+        conn = self._connection()
+        ran: list[str] = []
+        out: list[dict] = []
+        while not self.stopping.is_set():
+            row = conn.execute("SELECT * FROM voyager.claim_due_job(%s, %s, %s)",
+                               (self.node, sorted(self.handlers), ran)).fetchone()
+            if row is None:
+                break
+            name, kind, _function, claim, timeout = row
+            ran.append(name)
+            record = self.run_one(name, kind, claim, timeout.total_seconds())
+            out.append(record)
+            self.emit(record)
+        return out
+
+    def run_one(self, name: str, kind: str, claim, timeout: float) -> dict:
+        conn = self._connection()
+        t0 = time.monotonic()
+        result = error = None
+        try:
+            if kind == "sql":
+                ctx = JobContext(conn, self.node, name, timeout, self.environ)
+                result = ctx.statement("SELECT voyager.run_sql_job(%s)", (name,))[0][0]
+            else:
+                result = self.handlers[name](JobContext(conn, self.node, name, timeout, self.environ))
+            json.dumps(result)                       # what finish_job stores must be JSON
+        except Exception as e:                       # recorded, tried again next period
+            error = f"{type(e).__name__}: {e}".strip()
+            result = None
+            log.warning("job %s failed: %s", name, error)
+        conn = self._connection()                    # the job may have lost it
+        recorded = conn.execute("SELECT voyager.finish_job(%s, %s, %s, %s)",
+                                (name, claim, None if result is None else Jsonb(result), error)).fetchone()[0]
+        if not recorded:
+            log.warning("job %s: its claim ran out before it finished; not recorded", name)
+        return {"job": name, "seconds": round(time.monotonic() - t0, 3), "result": result, "error": error,
+                "recorded": recorded}
+
+    def _next_due_in(self) -> float:
+        row = self._connection().execute(
+            """SELECT extract(epoch FROM min(greatest(next_run_at, coalesce(running_until, next_run_at))) - now())
+                 FROM voyager.jobs WHERE enabled AND (kind = 'sql' OR name = ANY (%s))""",
+            (sorted(self.handlers),)).fetchone()
+        return float(row[0]) if row and row[0] is not None else self.interval
+
+    def run(self, once: bool = False) -> int:
+        """The loop (or one pass with once). Returns 1 when a pass of --once had a
+        failed job or the database was unreachable, else 0."""
+        failed = False
+        while not self.stopping.is_set():
+            wait = self.interval
+            try:
+                failed = any(r["error"] for r in self.run_due()) or failed
+                if not once:
+                    wait = min(self.interval, max(0.2, self._next_due_in()))
+            except psycopg.Error as e:               # the database went away: try again later
+                log.warning("database: %s; trying again in %g s", str(e).strip(), self.interval)
+                self.close()
+                failed = True
+            if once:
+                break
+            self.stopping.wait(wait)
+        self.close()
+        return 1 if once and failed else 0
+
+
+def main(args, dsn: str) -> int:
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    load_modules()
+
+    def emit(record: dict) -> None:
+        print(json.dumps(record, default=str), flush=True)
+
+    tick = Tick(dsn, node=args.node, interval=args.interval, emit=emit)
+    signal.signal(signal.SIGTERM, tick.request_stop)
+    signal.signal(signal.SIGINT, tick.request_stop)
+    return tick.run(once=args.once)

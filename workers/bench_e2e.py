@@ -1,0 +1,176 @@
+"""`voyager bench e2e --corpus DIR`: headers per second end to end, from the
+simulator (`voyager sim serve`, a process of its own) through one worker
+process slot (workers/worker.LaneWorker, in this process) and pgbouncer into
+the catalog of a fresh database on the local cluster, as one JSON line.
+
+CPU is split: the window (the main thread's feed and take_batch), the store
+(the main thread's store_batch calls), the fetch (every other thread of the
+worker: sockets, inflate, the spool), Postgres (every backend of the cluster)
+and the simulator. window_only_headers_per_cpu_second is the same corpus's
+chunks through a window alone (workers/bench.window_pass, inflate included,
+the least CPU of --repeat runs): the bar is e2e headers per wall second >= 60%
+of it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from sim.corpus import Corpus
+from voyager import sqitch
+from voyager.config import Config
+
+
+def _proc_cpu(pid: int) -> float:
+    try:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_cpu(cfg: Config) -> float | None:
+    try:
+        master = int((cfg.pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    total = _proc_cpu(master)
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                stat = (p / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == master:
+                total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _grid(corpus: Corpus) -> tuple[int, int]:
+    """range_articles and chunk_articles of the corpus's own grid."""
+    spans = [(r.end - r.start + 1, max((c.last - c.first + 1 for c in r.chunks), default=0))
+             for g in corpus.group_names() for r in corpus.ranges(g)]
+    return max(s for s, _ in spans), max(c for _, c in spans)
+
+
+def window_only(corpus: Corpus, repeat: int) -> tuple[int, float]:
+    from workers.bench import window_pass
+
+    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    headers, cpu = 0, 0.0
+    for g in corpus.group_names():
+        chunks = list(corpus.chunks(g))
+        runs = [window_pass(chunks, g, priorities) for _ in range(max(1, repeat))]
+        best = min(runs, key=lambda r: r["range_cpu"])
+        headers += best["headers"]
+        cpu += best["range_cpu"]
+    return headers, cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="voyager bench e2e")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--connections", type=int, default=4, help="NNTP connections of the worker")
+    p.add_argument("--repeat", type=int, default=2, help="window-only passes (the least CPU counts)")
+    p.add_argument("--database", default="voyager_bench_e2e")
+    args = p.parse_args(argv)
+    cfg = Config.from_env()
+    corpus = Corpus(args.corpus)
+    range_articles, chunk_articles = _grid(corpus)
+
+    # a fresh database, the schema, the corpus's grid, its groups planned
+    with psycopg.connect(cfg.dsn, autocommit=True) as c:
+        c.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database)))
+        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(args.database)))
+    dsn = psycopg.conninfo.make_conninfo(cfg.dsn, dbname=args.database)
+    sqitch.run(dsn, "deploy")
+    with psycopg.connect(dsn, autocommit=True) as c:
+        for name, value in (("range_articles", range_articles), ("chunk_articles", chunk_articles)):
+            c.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
+        c.execute("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(corpus.groups()),))
+
+    bouncer = None
+    pooled = dsn
+    if cfg.local:
+        from voyager.cluster import Bouncer
+
+        bouncer = Bouncer(workdir=cfg.home / "pgbouncer-bench", port=_free_port(), pg_host=cfg.host,
+                          pg_port=cfg.port, database=args.database, user=cfg.user)
+        bouncer.start()
+        pooled = f"postgresql://{cfg.user}@127.0.0.1:{bouncer.port}/{args.database}"
+    port = _free_port()
+    sim = subprocess.Popen([sys.executable, "-m", "sim.server", "--corpus", str(corpus.root), "--port", str(port)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        os.environ.update(VOYAGER_NNTP_HOST="127.0.0.1", VOYAGER_NNTP_PORT=str(port),
+                          VOYAGER_NNTP_CONNECTIONS=str(args.connections), VOYAGER_WORKER_DSN=pooled)
+        os.environ.pop("VOYAGER_CORPUS", None)
+        from workers.worker import LaneWorker
+
+        w = LaneWorker("history", "bench-e2e", until_idle=True, flush_at_end=True, cfg=cfg)
+        pg0, sim0 = _postgres_cpu(cfg), _proc_cpu(sim.pid)
+        ru0 = resource.getrusage(resource.RUSAGE_SELF)
+        t0 = time.monotonic()
+        stats = w.run()
+        wall = time.monotonic() - t0
+        ru1 = resource.getrusage(resource.RUSAGE_SELF)
+        pg1, sim1 = _postgres_cpu(cfg), _proc_cpu(sim.pid)
+    finally:
+        sim.terminate()
+        sim.wait(10)
+        if bouncer is not None:
+            bouncer.stop()
+    worker_cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
+    main_other = 0.0
+    parts = {"window": w.cpu["window"], "store": w.cpu["store"],
+             "fetch": max(0.0, worker_cpu - w.cpu["window"] - w.cpu["store"] - main_other),
+             "postgres": (pg1 - pg0) if pg0 is not None and pg1 is not None else None,
+             "simulator": sim1 - sim0}
+    total = sum(v for v in parts.values() if v)
+    headers = stats["headers"]
+    wo_headers, wo_cpu = window_only(corpus, args.repeat)
+    wo_rate = wo_headers / wo_cpu if wo_cpu else None
+    rate = headers / wall if wall else None
+    with psycopg.connect(dsn, autocommit=True) as c:
+        from workers.catalog import catalog_fidelity
+
+        fidelity = catalog_fidelity(c, corpus.root) if (corpus.root / "truth.jsonl").exists() else None
+    print(json.dumps({
+        "corpus": str(corpus.root), "headers": headers, "wall_seconds": round(wall, 2),
+        "e2e_headers_per_second": round(rate) if rate else None,
+        "window_only_headers_per_cpu_second": round(wo_rate) if wo_rate else None,
+        "e2e_share_of_window_rate": round(rate / wo_rate, 3) if rate and wo_rate else None,
+        "bar_60_percent_met": bool(rate and wo_rate and rate >= 0.6 * wo_rate),
+        "cpu_seconds": {k: (round(v, 3) if v is not None else None) for k, v in parts.items()},
+        "cpu_share": {k: (round(v / total, 3) if v is not None and total else None) for k, v in parts.items()},
+        "nntp_connections": args.connections, "pooled": bouncer is not None,
+        "fidelity": fidelity, "worker": stats,
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""`voyager bench store --corpus DIR [--repeat N]`: what storing a corpus's
+batches costs the database, as one JSON line.
+
+The window runs once (its batches are kept in a cache file under
+$VOYAGER_HOME/bench, keyed by the corpus), then each pass replays the same
+batches through group leases and voyager.store_batch into a fresh database
+on the local cluster. postgres_cpu_seconds counts every PostgreSQL process
+(the backend, autovacuum, the WAL and checkpoint writers, and the children
+that ended, through the postmaster's reaped-children times), so work moved
+out of the backend still counts. The least CPU of the passes is quoted (the
+machine is shared and noisy).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from voyager import sqitch
+from voyager.config import Config
+from workers.catalog import replay_into_db
+from workers.store import Store
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def postgres_cpu(conn: psycopg.Connection) -> float:
+    """CPU seconds of the whole server: the postmaster, its live children, and the reaped ones."""
+    postmaster = int(_stat(conn.info.backend_pid)[1])
+    f = _stat(postmaster)
+    total = sum(int(x) for x in f[11:15])         # utime stime cutime cstime
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                s = _stat(int(entry))
+            except OSError:
+                continue
+            if int(s[1]) == postmaster:
+                total += int(s[11]) + int(s[12])
+    return total / TICK
+
+
+def backend_cpu(conn: psycopg.Connection) -> float:
+    """CPU seconds of this connection's backend alone."""
+    f = _stat(conn.info.backend_pid)
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+class RecordingStore(Store):
+    """A Store that also keeps every call, for replaying the same batches."""
+
+    def __init__(self, conn):
+        super().__init__(conn)
+        self.calls: list[tuple] = []
+
+    def store(self, token, range_id, first_article, next_article, headers, batch):
+        group, start = self.conn.execute(
+            "SELECT g.name, r.start_article FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id "
+            "WHERE r.id = %s", (range_id,)).fetchone()
+        self.calls.append((group, start, first_article, next_article, headers, batch))
+        return super().store(token, range_id, first_article, next_article, headers, batch)
+
+
+def fresh_database(admin_dsn: str, name: str, after: str | None = None) -> str:
+    with psycopg.connect(admin_dsn, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        c.execute(f'CREATE DATABASE "{name}"')
+    dsn = psycopg.conninfo.make_conninfo(admin_dsn, dbname=name)
+    sqitch.run(dsn, "deploy")
+    if after:
+        with psycopg.connect(dsn, autocommit=True) as c:
+            c.execute(after)
+    return dsn
+
+
+def record(corpus: str, dsn: str) -> dict:
+    from sim.corpus import Corpus
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        store = RecordingStore(conn)
+        done = replay_into_db(conn, corpus, store=store)
+    return {"listing": Corpus(corpus).groups(), "calls": store.calls, "headers": done["headers"]}
+
+
+def replay(rec: dict, dsn: str) -> dict:
+    by_group: dict[str, list] = {}
+    for i, call in enumerate(rec["calls"]):
+        by_group.setdefault(call[0], []).append(i)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(rec["listing"]),))
+        store = Store(conn)
+        rows = [store.rows(c[5]) for c in rec["calls"]]     # the client's work, outside the measure
+        ranges = {(g, s): i for i, g, s in conn.execute(
+            "SELECT r.id, g.name, r.start_article FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id")}
+        if os.environ.get("VOYAGER_BENCH_PID"):      # for a profiler: the backend doing the work
+            print(f"backend pid {conn.info.backend_pid}", file=sys.stderr, flush=True)
+        cpu0, wall0, b0 = postgres_cpu(conn), time.perf_counter(), backend_cpu(conn)
+        calls = 0
+        while True:
+            held = conn.execute("SELECT token, group_name FROM voyager.lease_group('history', 'bench')").fetchone()
+            if held is None:
+                break
+            token, group = held
+            todo = by_group.get(group, [])
+            if not todo:
+                conn.execute("SELECT voyager.release_group(%s)", (token,))
+                conn.execute("SELECT voyager.set_group_active(%s, false)", (group,))
+                continue
+            current = None
+            for i in todo:
+                g, start, first, nxt, headers, _batch = rec["calls"][i]
+                rid = ranges[(g, start)]
+                if first != nxt and rid != current:
+                    got = conn.execute("SELECT range_id FROM voyager.next_range(%s)", (token,)).fetchone()
+                    assert got and got[0] == rid, (got, rid)
+                    current = rid
+                releases, pending, counts, samples, retracted = rows[i]
+                conn.execute("SELECT voyager.store_batch(%s, %s, %s, %s, %s, %b, %b, %b, %b, %b)",
+                             (token, rid, first, nxt, headers, releases, pending, counts, samples, retracted))
+                calls += 1
+            while conn.execute("SELECT range_id FROM voyager.next_range(%s)", (token,)).fetchone():
+                pass
+            conn.execute("SELECT voyager.release_group(%s, %s, %s)", (token, b"", rec["calls"][todo[-1]][3]))
+        backend = backend_cpu(conn) - b0
+        conn.execute("CHECKPOINT")
+        cpu, wall = postgres_cpu(conn) - cpu0, time.perf_counter() - wall0
+    return {"postgres_cpu_seconds": cpu, "backend_cpu_seconds": backend, "wall_seconds": wall, "calls": calls}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="voyager bench store", description=__doc__.split("\n\n")[0])
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--after-deploy", metavar="SQL", help="SQL run on each fresh database first (experiments)")
+    a = p.parse_args(argv)
+    cfg = Config.from_env()
+    admin = psycopg.conninfo.make_conninfo(cfg.dsn, dbname="postgres")
+    key = hashlib.sha1(str(Path(a.corpus).resolve()).encode()
+                       + (Path(a.corpus) / "groups.json").read_bytes()).hexdigest()[:12]
+    cache = cfg.home / "bench" / f"store-{key}.pickle"
+    if cache.exists():
+        rec = pickle.loads(cache.read_bytes())
+    else:
+        rec = record(a.corpus, fresh_database(admin, "voyager_bench_scratch"))
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_bytes(pickle.dumps(rec, protocol=5))
+    passes = [replay(rec, fresh_database(admin, "voyager_bench_scratch", a.after_deploy)) for _ in range(max(1, a.repeat))]
+    best = min(passes, key=lambda r: r["postgres_cpu_seconds"])
+    headers = rec["headers"]
+    releases = sum(len(c[5]["releases"]) for c in rec["calls"])
+    print(json.dumps({
+        "headers": headers, "batches": best["calls"], "releases_written": releases, "passes": len(passes),
+        "postgres_cpu_seconds": round(best["postgres_cpu_seconds"], 3),
+        "postgres_cpu_seconds_per_million_headers": round(best["postgres_cpu_seconds"] / headers * 1e6, 3),
+        "postgres_cpu_us_per_release": round(best["postgres_cpu_seconds"] / releases * 1e6, 1) if releases else None,
+        "backend_cpu_seconds": round(best["backend_cpu_seconds"], 3),
+        "store_wall_seconds": round(best["wall_seconds"], 3),
+        "all_passes_cpu_seconds": [round(r["postgres_cpu_seconds"], 3) for r in passes],
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,524 @@
+"""`voyager worker`: group leases, the prefetcher and the window, through pgbouncer.
+
+    voyager worker [--threads N] [--tail-threads M] [--until-idle] [--node NAME] [--flush-at-end]
+
+One process a lane slot: the Cython window holds the GIL for every line (its
+per-line Python objects), so threads would not run two windows at once;
+`--threads N --tail-threads M` starts N history and M tail processes (one
+window each, one held group at a time) and waits for them. Inside a process
+the fetch runs on threads of its own (sockets and zlib let go of the GIL):
+the chunks of the cursor range and of the group's next planned ranges are
+fetched in parallel into the spool ($VOYAGER_HOME/spool, VOYAGER_SPOOL_MB),
+independent of the window's pace, and deleted once their range's batches
+are stored. The sequence of database calls is workers/catalog.replay_into_db's.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import logging
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+
+import psycopg
+
+from ext.window import Window
+from sim.corpus import Corpus, CorpusWriter
+from voyager.config import Config
+from workers.nntp import NntpConfig, NntpPool, chunk_requests, fetch_overview
+from workers.store import Store
+
+log = logging.getLogger("voyager.worker")
+
+LEASE_LOST = "VY001"
+CHUNK_TRIES = 6
+
+
+def connect(dsn: str) -> psycopg.Connection:
+    """Autocommit, no server-side prepared statements: pgbouncer in transaction
+    pooling hands each statement to any server connection."""
+    return psycopg.connect(dsn, autocommit=True, prepare_threshold=None)
+
+
+def settings(conn) -> dict[str, str]:
+    return dict(conn.execute("SELECT name, value FROM voyager.settings").fetchall())
+
+
+# -- the spool -----------------------------------------------------------------------------------
+
+class Spool:
+    """Fetched chunks on disk, one file a request: <root>/<group>/<first>-<last>.ov,
+    the overview text as the window takes it, written under a temporary name and
+    renamed (a file there is whole). A takeover's redo finds the dead holder's."""
+
+    def __init__(self, root: Path, cap_bytes: int):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.cap = cap_bytes
+        self._lock = threading.Lock()
+        self.used = sum(p.stat().st_size for p in self.root.rglob("*.ov"))
+
+    def path(self, group: str, first: int, last: int) -> Path:
+        return self.root / group / f"{first}-{last}.ov"
+
+    def put(self, group: str, first: int, last: int, data: bytes) -> Path:
+        p = self.path(group, first, last)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(f"{p.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, p)
+        with self._lock:
+            self.used += len(data)
+        return p
+
+    def drop(self, group: str, first: int, last: int) -> None:
+        p = self.path(group, first, last)
+        try:
+            n = p.stat().st_size
+            p.unlink()
+        except FileNotFoundError:
+            return
+        with self._lock:
+            self.used -= n
+
+    @property
+    def full(self) -> bool:
+        return self.used >= self.cap
+
+
+class Fetcher:
+    """Chunks fetched ahead on threads of their own into the spool; a future per request."""
+
+    def __init__(self, pool: NntpPool | None, spool: Spool, threads: int):
+        self.pool = pool
+        self.spool = spool
+        self.exec = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="fetch")
+        self.futures: dict[tuple[str, int, int], Future] = {}
+        self.lock = threading.Lock()
+        # overview replies by the mode they came in, bytes off the wire and inflated
+        self.nntp = {"replies": {}, "wire_bytes": 0, "overview_bytes": 0}
+
+    def ensure(self, group: str, first: int, last: int) -> Future:
+        key = (group, first, last)
+        with self.lock:
+            fut = self.futures.get(key)
+            if fut is None:
+                fut = self.exec.submit(self._fetch, group, first, last)
+                self.futures[key] = fut
+            return fut
+
+    def forget(self, group: str, first: int, last: int, drop: bool = True) -> None:
+        with self.lock:
+            self.futures.pop((group, first, last), None)
+        if drop:
+            self.spool.drop(group, first, last)
+
+    def _fetch(self, group: str, first: int, last: int) -> Path:
+        p = self.spool.path(group, first, last)
+        if p.exists():
+            return p
+        if self.pool is None:
+            raise RuntimeError(f"{group} {first}-{last}: not in the corpus and no news server configured")
+        with self.pool.connection() as conn:
+            wire = conn.wire_bytes
+            data = fetch_overview(conn, group, first, last)
+            wire, mode = conn.wire_bytes - wire, conn.last_mode
+        with self.lock:
+            replies = self.nntp["replies"]
+            replies[mode] = replies.get(mode, 0) + 1
+            self.nntp["wire_bytes"] += wire
+            self.nntp["overview_bytes"] += len(data)
+        return self.spool.put(group, first, last, data)
+
+    def close(self) -> None:
+        self.exec.shutdown(wait=False, cancel_futures=True)
+
+
+# -- keeping the lease and the connection budget ---------------------------------------------------
+
+class Keeper(threading.Thread):
+    """Heartbeats the held lease every lease_ttl/3 and renews the NNTP claim,
+    resizing the pool to what the database grants."""
+
+    def __init__(self, dsn: str, node: str, ttl: float, claim_ttl: float, pool: NntpPool | None,
+                 want: int, limit: int):
+        super().__init__(name="keeper", daemon=True)
+        self.dsn, self.node, self.pool, self.want, self.limit = dsn, node, pool, want, limit
+        self.every = max(0.2, min(ttl, claim_ttl) / 3)
+        self.token = None
+        self.lost = False
+        self.granted = 0
+        self.stop_event = threading.Event()
+        self.claimed = threading.Event()
+
+    def claim(self, conn) -> None:
+        if self.pool is None:
+            self.claimed.set()
+            return
+        got = conn.execute("SELECT voyager.nntp_claim(%s, 'headers', %s::integer, %s::integer, %s::integer)",
+                           (self.node, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
+        if got != self.granted:
+            log.info("%s: %d NNTP connections granted (wanted %d)", self.node, got, self.want)
+        self.granted = got
+        self.pool.resize(got)
+        self.claimed.set()
+
+    def run(self) -> None:
+        conn = None
+        while not self.stop_event.is_set():
+            try:
+                if conn is None or conn.closed:
+                    conn = connect(self.dsn)
+                self.claim(conn)
+                token = self.token
+                if token is not None:
+                    try:
+                        conn.execute("SELECT voyager.heartbeat(%s)", (token,))
+                    except psycopg.Error as e:
+                        if e.sqlstate == LEASE_LOST and token == self.token:
+                            self.lost = True
+            except Exception as e:                 # the keeper must not die: log, reconnect, go on
+                log.warning("keeper: %s", e)
+                if conn is not None and not conn.closed:
+                    conn.close()
+                conn = None
+            self.stop_event.wait(self.every)
+        if conn is not None and not conn.closed:
+            try:
+                if self.pool is not None:
+                    conn.execute("SELECT voyager.nntp_release(%s, 'headers')", (self.node,))
+            finally:
+                conn.close()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.join(30)
+
+
+class GroupLost(Exception):
+    """The lease was taken over (VY001): the window goes, the new holder redoes."""
+
+
+# -- one lane ----------------------------------------------------------------------------------------
+
+class LaneWorker:
+    def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
+        self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
+        self.cfg = cfg or Config.from_env()
+        self.dsn = os.environ.get("VOYAGER_WORKER_DSN") or self.cfg.pooled_dsn
+        self.stopping = False
+        corpus = os.environ.get("VOYAGER_CORPUS")
+        self.corpus_dir = Path(corpus) if corpus else None
+        self.stats = {"headers": 0, "batches": 0, "groups": 0, "ranges": 0, "snapshots": 0,
+                      "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0}
+        self.cpu = {"window": 0.0, "store": 0.0}   # this (the main) thread's CPU seconds
+        self.nntp: dict = {}                      # the fetcher's: replies by mode, bytes
+
+    def request_stop(self, *_a) -> None:
+        self.stopping = True
+
+    # -- setup
+    def run(self) -> dict:
+        self.conn = connect(self.dsn)
+        self.store = Store(self.conn)
+        s = settings(self.conn)
+        self.chunk_articles = int(s["chunk_articles"])
+        self.snapshot_every = float(s["snapshot_minutes"]) * 60
+        ttl = float(s["lease_ttl_seconds"])
+        claim_ttl = float(s.get("nntp_claim_ttl_seconds", 60))
+        nntp_cfg = None
+        if os.environ.get("VOYAGER_NNTP_HOST") or os.environ.get("VOYAGER_NNTP_PORT"):
+            nntp_cfg = NntpConfig.from_env()
+        # VOYAGER_NNTP_CONNECTIONS is the account's limit, shared by every process
+        # through voyager.nntp_claim; VOYAGER_NNTP_WANT what this process asks for
+        # (`voyager worker` gives each of its processes an even part)
+        limit = nntp_cfg.connections if nntp_cfg else 0
+        want = min(limit, int(os.environ.get("VOYAGER_NNTP_WANT") or limit))
+        self.pool = NntpPool(nntp_cfg, size=0) if nntp_cfg else None   # the budget sizes it
+        spool_mb = int(os.environ.get("VOYAGER_SPOOL_MB") or 2048)
+        self.spool = Spool(self.cfg.home / "spool", spool_mb << 20)
+        self.fetcher = Fetcher(self.pool, self.spool, want or 1)
+        self.keeper = Keeper(self.dsn, self.node, ttl, claim_ttl, self.pool, want, limit)
+        self.keeper.start()
+        self.keeper.claimed.wait(30)
+        try:
+            self.loop()
+        finally:
+            self.keeper.stop()
+            self.nntp = self.fetcher.nntp
+            self.fetcher.close()
+            if self.pool is not None:
+                self.pool.close()
+            self.conn.close()
+        return self.stats
+
+    def loop(self) -> None:
+        while not self.stopping:
+            held = self.conn.execute(
+                "SELECT token, group_id, group_name, taken_over FROM voyager.lease_group(%s, %s)",
+                (self.lane, self.node)).fetchone()
+            if held is None:
+                if self.until_idle and self.idle():
+                    return
+                time.sleep(0.5 if self.until_idle else 30)
+                continue
+            token, gid, name, taken_over = held
+            self.stats["groups"] += 1
+            self.stats["takeovers"] += int(bool(taken_over))
+            self.keeper.lost = False
+            self.keeper.token = token
+            try:
+                self.work_group(token, gid, name)
+            except GroupLost as e:
+                log.warning("%s: %s", name, e)
+            finally:
+                self.keeper.token = None
+
+    def idle(self) -> bool:
+        """No range left for this lane: none planned it may take, none leased to it."""
+        if self.lane == "tail":
+            cond = "(r.status = 'planned' AND r.priority <= voyager.setting_int('tail_priority'))"
+        else:
+            cond = ("(r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority')"
+                    " AND r.priority BETWEEN voyager.setting_int('lease_min_priority')"
+                    " AND voyager.setting_int('lease_max_priority'))")
+        return not self.conn.execute(
+            f"SELECT EXISTS (SELECT 1 FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id "
+            f"WHERE g.active AND ({cond} OR (r.status = 'leased' AND r.lane = %s::voyager.lane)))", (self.lane,)).fetchone()[0]
+
+    # -- one held group
+    def call(self, sql: str, params=()):
+        try:
+            return self.conn.execute(sql, params)
+        except psycopg.Error as e:
+            if e.sqlstate == LEASE_LOST:
+                raise GroupLost(str(e).splitlines()[0]) from e
+            raise
+
+    def work_group(self, token, gid: int, name: str) -> None:
+        priorities = dict(self.conn.execute("SELECT name, priority FROM voyager.groups").fetchall())
+        snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
+        window = Window.restore(bytes(snap[1])) if snap else Window(name, priorities)
+        last_snapshot = time.monotonic()
+        rng = None
+        end_of_data = False
+        while True:
+            if self.stopping:
+                break
+            if self.keeper.lost:
+                raise GroupLost("the lease was taken over")
+            nxt = self.call("SELECT range_id, start_article, end_article, next_article, capture "
+                            "FROM voyager.next_range(%s)", (token,)).fetchone()
+            if nxt is None:
+                end_of_data = True
+                break
+            rng = nxt
+            range_id, start, end, resume, capture = rng
+            self.prefetch_ahead(gid, name, rng)
+            resume = self.run_range(token, window, name, rng)
+            if resume <= end:
+                break                                  # stopped mid-range
+            self.stats["ranges"] += 1
+            if self.snapshot_every and time.monotonic() - last_snapshot >= self.snapshot_every:
+                pass                                   # taken inside run_range, right after a batch
+        if rng is None:
+            self.call("SELECT voyager.release_group(%s)", (token,))
+            return
+        range_id, start, end = rng[0], rng[1], rng[2]
+        at = self.conn.execute("SELECT next_article FROM voyager.ranges WHERE id = %s", (range_id,)).fetchone()[0]
+        t = time.thread_time()
+        if end_of_data and self.flush_at_end and self.lane == "history":
+            # the end of the data (a fixed corpus): what is open is as good as settled
+            batches = [window.flush()]
+        else:
+            # a lease's end: what is open is written provisionally, the window keeps it
+            batches = list(window.lease_end_batches())
+        self.cpu["window"] += time.thread_time() - t
+        for b in batches:
+            t = time.thread_time()
+            self.store.store(token, range_id, at, at, 0, b)
+            self.cpu["store"] += time.thread_time() - t
+        self.call("SELECT voyager.release_group(%s, %s, %s)", (token, window.snapshot(), at))
+        self.stats["snapshots"] += 1
+
+    def prefetch_ahead(self, gid: int, name: str, rng) -> None:
+        """The cursor range's chunks, then the group's next two planned ranges'."""
+        range_id, start, end, resume, capture = rng
+        if self.in_corpus(name, start, end):
+            return
+        for a, b in chunk_requests(resume, end, self.chunk_articles):
+            self.fetcher.ensure(name, a, b)
+        if self.spool.full:
+            return
+        ahead = self.conn.execute(
+            "SELECT start_article, end_article, next_article FROM voyager.ranges r "
+            "WHERE r.group_id = %s AND r.status = 'planned' AND r.start_article > %s "
+            "AND r.priority BETWEEN (SELECT coalesce(min_priority, -2147483648) FROM voyager.group_leases "
+            "                         WHERE group_id = %s AND lane = %s::voyager.lane) "
+            "                   AND (SELECT coalesce(max_priority, 2147483647) FROM voyager.group_leases "
+            "                         WHERE group_id = %s AND lane = %s::voyager.lane) "
+            "ORDER BY start_article LIMIT 2", (gid, end, gid, self.lane, gid, self.lane)).fetchall()
+        for s, e, r in ahead:
+            if not self.in_corpus(name, s, e):
+                for a, b in chunk_requests(r, e, self.chunk_articles):
+                    self.fetcher.ensure(name, a, b)
+
+    def in_corpus(self, name: str, start: int, end: int) -> bool:
+        return self.corpus_dir is not None and (self.corpus_dir / name / f"{start}-{end}" / "range.json").exists()
+
+    def chunks(self, name: str, start: int, end: int, resume: int):
+        """(first, last, text) of resume..end in article order: from the corpus when
+        it holds the range, else from the spool as the fetcher fills it."""
+        if self.in_corpus(name, start, end):
+            from ext import scan
+
+            for c in Corpus(self.corpus_dir).chunks(name, resume, end):
+                self.stats["chunks_from_corpus"] += 1
+                yield c.first, c.last, scan.inflate(c.read())
+            return
+        for a, b in chunk_requests(resume, end, self.chunk_articles):
+            tries = 0
+            while True:
+                fut = self.fetcher.ensure(name, a, b)
+                try:
+                    while True:
+                        try:
+                            path = fut.result(timeout=1.0)
+                            break
+                        except FutureTimeout:
+                            if self.stopping or self.keeper.lost:
+                                return            # the batch in hand is stored; the lease end follows
+                    data = path.read_bytes()
+                    break
+                except Exception as e:          # cut short, dropped, refused: that chunk again
+                    tries += 1
+                    self.stats["chunks_fetched_again"] += 1
+                    self.fetcher.forget(name, a, b)
+                    if tries >= CHUNK_TRIES:
+                        raise
+                    log.warning("%s %d-%d: %s; fetching it again", name, a, b, e)
+                    time.sleep(min(10.0, 0.2 * 2 ** tries) * random.uniform(0.5, 1.0))
+            yield a, b, data
+
+    def run_range(self, token, window: Window, name: str, rng) -> int:
+        range_id, start, end, resume, capture = rng
+        captured = []
+        last_snapshot = getattr(self, "_last_snapshot", time.monotonic())
+        for a, b, data in self.chunks(name, start, end, resume):
+            t = time.thread_time()
+            gc.disable()            # as the window's bench runs it: its records hold no cycles
+            try:
+                window.feed(data, b)
+                batch = window.take_batch()
+            finally:
+                gc.enable()
+            self.cpu["window"] += time.thread_time() - t
+            lines = data.count(b"\n")
+            t = time.thread_time()
+            try:
+                self.store.store(token, range_id, resume, b + 1, lines, batch)
+            except psycopg.Error as e:
+                if e.sqlstate == LEASE_LOST:
+                    raise GroupLost(str(e).splitlines()[0]) from e
+                raise
+            self.cpu["store"] += time.thread_time() - t
+            self.stats["headers"] += lines
+            self.stats["batches"] += 1
+            resume = b + 1
+            if capture and self.corpus_dir is not None and not self.in_corpus(name, start, end):
+                captured.append((a, b, data))
+            if self.snapshot_every >= 0 and time.monotonic() - last_snapshot >= self.snapshot_every \
+                    and resume <= end:
+                self.call("SELECT voyager.store_snapshot(%s, %s, %s)", (token, resume, window.snapshot()))
+                self.stats["snapshots"] += 1
+                last_snapshot = time.monotonic()
+            if self.stopping or self.keeper.lost:
+                break
+        self._last_snapshot = last_snapshot
+        if self.keeper.lost:
+            raise GroupLost("the lease was taken over")
+        if resume <= end and not self.stopping:
+            # nothing was posted in the rest of the range
+            self.store.store(token, range_id, resume, end + 1, 0, window.take_batch())
+            resume = end + 1
+        if resume > end:
+            if captured and captured[0][0] == start:
+                CorpusWriter(self.corpus_dir).write_range(
+                    name, start, end, [(a, b, [x for x in d.split(b"\r\n") if x]) for a, b, d in captured])
+            for a, b in chunk_requests(start, end, self.chunk_articles):
+                self.fetcher.forget(name, a, b)     # stored: the spool's copy goes
+        return resume
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="voyager worker", description="Index: lease groups, fetch, window, store.")
+    p.add_argument("--threads", type=int, default=1, help="history lane processes (one window each)")
+    p.add_argument("--tail-threads", type=int, default=0, help="tail lane processes")
+    p.add_argument("--until-idle", action="store_true", help="exit once no planned range is left")
+    p.add_argument("--node", default=None, help="this machine's name (default: the host name)")
+    p.add_argument("--flush-at-end", action="store_true",
+                   help="a history group with no range left is the end of its data: finish what is open "
+                        "as settled (as `voyager replay --into-db` does; a fixed corpus) instead of "
+                        "writing it provisionally")
+    p.add_argument("--lane", choices=["history", "tail"], help=argparse.SUPPRESS)
+    p.add_argument("-v", "--verbose", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(message)s")
+    node = args.node or os.uname().nodename
+    if args.lane:
+        w = LaneWorker(args.lane, node, args.until_idle, args.flush_at_end)
+        signal.signal(signal.SIGTERM, w.request_stop)
+        signal.signal(signal.SIGINT, w.request_stop)
+        stats = w.run()
+        print(json.dumps({"node": node, "lane": args.lane, **stats,
+                          "cpu": {k: round(v, 3) for k, v in w.cpu.items()}, "nntp": w.nntp}), flush=True)
+        return 0
+    slots = [("history", i) for i in range(args.threads)] + [("tail", i) for i in range(args.tail_threads)]
+    if not slots:
+        return 0
+    base = [sys.executable, "-m", "workers.worker"] + (["--until-idle"] if args.until_idle else []) \
+        + (["--flush-at-end"] if args.flush_at_end else []) + (["-v"] if args.verbose else [])
+    env = dict(os.environ)
+    if not env.get("VOYAGER_NNTP_WANT"):
+        limit = NntpConfig.from_env().connections
+        env["VOYAGER_NNTP_WANT"] = str(max(1, -(-limit // len(slots))))
+    children = [subprocess.Popen(base + ["--lane", lane, "--node", f"{node}/{lane[0]}{i}"], env=env)
+                for lane, i in slots]
+
+    def forward(sig, _frame):
+        for c in children:
+            if c.poll() is None:
+                c.send_signal(sig)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    rc = 0
+    for c in children:
+        while True:
+            try:
+                code = c.wait()
+                rc = rc or code        # the first failure (a signal's negative code included)
+                break
+            except InterruptedError:   # pragma: no cover
+                continue
+    return 1 if rc else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
