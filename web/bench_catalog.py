@@ -200,9 +200,13 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str = S
                                       md5('p' || g), (ARRAY['ngPost.com', 'nyuu', 'power-post.org', 'gmail.com'])[1 + g %% 4])
                           FROM generate_series(1, %s) g""", (posters,))
         # rows first, indexes after
-        index_defs = conn.execute("""SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'voyager'
-                                        AND tablename IN ('releases', 'release_texts')
-                                        AND indexname NOT LIKE '%%pkey' AND indexname NOT LIKE '%%key'""").fetchall()
+        index_defs = conn.execute("""SELECT ic.relname, pg_get_indexdef(i.indexrelid)
+                                       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+                                       JOIN pg_class t ON t.oid = i.indrelid
+                                       JOIN pg_namespace n ON n.oid = t.relnamespace
+                                      WHERE n.nspname = 'voyager' AND t.relname IN ('releases', 'release_texts')
+                                        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+                                   """).fetchall()
         for idx, _ in index_defs:
             conn.execute(sql.SQL("DROP INDEX voyager.{}").format(sql.Identifier(idx)))
         params = {"words": vocab, "groups": names._GROUPS, "artists": names._ARTISTS, "authors": names._AUTHORS,
@@ -215,7 +219,7 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str = S
         conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) SELECT id, 1, name FROM voyager.releases")
         log(f"bench catalog: texts ({time.monotonic() - started:.0f} s)")
         conn.execute("""INSERT INTO voyager.release_chunks (release_id, month, chunk)
-                        SELECT r.id, date_trunc('month', r.posted_at)::date,
+                        SELECT r.id, voyager.chunk_month(r.posted_at),
                                (%s::bytea[])[array_position(%s::int[], r.files)]
                           FROM voyager.releases r""", ([t[3] for t in tpls], [t[0] for t in tpls]))
         log(f"bench catalog: chunks ({time.monotonic() - started:.0f} s)")

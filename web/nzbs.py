@@ -21,14 +21,15 @@ try:
 except ImportError:                     # not built: render()'s own f-strings
     segment_lines = None
 
-# the chunk is in the partition of its posting month (store_batch's expression);
-# the release's id alone would read every partition's primary key
+# the chunk is in the partition of its posting month (voyager.chunk_month); the
+# release's id alone would read every partition's primary key
 CHUNK_SQL = """
 SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint AS posted, gs.groups,
-       coalesce(r.category, 8010) AS category, r.category AS nzb_category, pw.password, pw.status AS password_status,
+       coalesce(r.category, 8010) AS category, pw.password, pw.status AS password_status,
+       (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
+          LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category) AS nzb_category,
        (SELECT c.chunk FROM voyager.release_chunks c
-         WHERE c.month = coalesce(date_trunc('month', r.posted_at)::date, date '1970-01-01')
-           AND c.release_id = r.id) AS chunk
+         WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id) AS chunk
   FROM voyager.releases r
   JOIN voyager.posters p ON p.id = r.poster_id
   JOIN voyager.group_sets gs ON gs.id = r.group_set_id
@@ -47,7 +48,7 @@ async def release_chunk(conn, release_id: int | None = None, *, find: str = "%s"
     if row is None:
         return None
     out = dict(zip([c.name for c in cur.description], row))
-    if out["chunk"] is None:            # a month written in another time zone
+    if out["chunk"] is None:            # filed under another month (a date corrected since)
         cur = await conn.execute(ANY_MONTH_SQL, (out["id"],))
         found = await cur.fetchone()
         out["chunk"] = found[0] if found else None
@@ -55,8 +56,8 @@ async def release_chunk(conn, release_id: int | None = None, *, find: str = "%s"
 
 
 def nzb_text(rel: dict) -> str:
-    """voyager.nzb_from_chunk()'s text for a release_chunk() row: voyager.nzb()'s,
-    with a known password in its meta."""
+    """voyager.nzb()'s text for a release_chunk() row (the category as Newznab
+    names it, "TV > HD"), with a known password in its meta."""
     cat = rel["nzb_category"]
     return render(decode(bytes(rel["chunk"])), rel["name"], rel["poster"], rel["posted"], rel["groups"],
                   str(cat) if cat is not None else None, rel["password"])

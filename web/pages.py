@@ -432,27 +432,27 @@ async def account(request: Request) -> HTTPResponse:
     return render(request, "account.html", today=today, api_url=f"{request.scheme}://{request.host}/api")
 
 
-STATUS_VIEWS = [("Ranges by band and state", "voyager.status_ranges"), ("Groups", "voyager.status_groups"),
-                ("Held leases", "voyager.status_leases")]
-
-
 @bp.get("/status")
 @signed_in
 async def status(request: Request) -> HTTPResponse:
+    """The panels of `voyager status` (voyager.status.PANELS: the same views), and the web's own figures."""
+    from voyager.status import PANELS
+
     conn = request.ctx.conn
-    tables = []
-    for title, view in STATUS_VIEWS:
+    panels = []
+    for _key, title, view, one in PANELS:
         cur = await conn.execute(f"SELECT * FROM {view} LIMIT 500")
-        tables.append((title, [c.name for c in cur.description], await cur.fetchall()))
+        panels.append((title, view, one, [c.name for c in cur.description], await cur.fetchall()))
     cur = await conn.execute(
-        """SELECT (SELECT count(*) FROM voyager.releases) AS releases,
-                  (SELECT count(*) FROM voyager.releases WHERE settled_at IS NULL) AS provisional,
-                  (SELECT count(*) FROM voyager.pending_releases WHERE status = 0) AS pending_waiting,
-                  (SELECT count(*) FROM voyager.release_judgements WHERE hidden) AS hidden,
+        """SELECT (SELECT count(*) FROM voyager.release_judgements WHERE hidden) AS hidden_by_the_judge,
                   (SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs) AS grabs,
-                  (SELECT count(*) FROM voyager.users) AS users""")
+                  (SELECT count(*) FROM voyager.users) AS users,
+                  (SELECT coalesce(sum(requests), 0) FROM voyager.user_days
+                    WHERE day = (now() AT TIME ZONE 'UTC')::date) AS api_requests_today,
+                  (SELECT coalesce(sum(downloads), 0) FROM voyager.user_days
+                    WHERE day = (now() AT TIME ZONE 'UTC')::date) AS nzbs_today""")
     figures = dict(zip([c.name for c in cur.description], await cur.fetchone()))
-    return render(request, "status.html", tables=tables, figures=figures)
+    return render(request, "status.html", panels=panels, figures=figures)
 
 
 def _cell(v) -> str:
