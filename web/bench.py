@@ -127,8 +127,8 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
             "client_cpu_share": round(cpu / wall, 2)}
 
 
-HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "release_texts_pkey",
-       "releases_newest_idx", "posters", "posters_pkey")
+HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "release_texts_release_idx",
+       "releases_newest_idx", "releases_release_key_excl", "posters", "posters_pkey")
 
 
 def _prewarm(dsn: str) -> dict:
@@ -213,13 +213,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=0, help="server worker processes (0: one per CPU)")
     p.add_argument("--kinds", default="search_word,search_popular,category_page,get")
     p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
+    p.add_argument("--rebuild", action="store_true", help="build the catalog again (after a schema change)")
     p.add_argument("--service", type=int, default=0, metavar="N",
                    help="also N requests per kind from one client first (the service time, no queueing)")
     args = p.parse_args(argv)
 
     cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
-    dsn = bench_catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log)
+    dsn = bench_catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
