@@ -23,6 +23,7 @@ extensions = [
     Extension("ext.scan", ["ext/scan.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.codec", ["ext/codec.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.window", ["ext/window.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
+    Extension("web._nzbfast", ["web/_nzbfast.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
 ]
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
                             annotate=os.environ.get("VOYAGER_EXT_ANNOTATE") == "1"))

@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-# python3-zstandard: the server's own Python decodes release chunks (voyager_pl.codec)
-APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard)
+# python3-zstandard: the server's own Python decodes release chunks (voyager_pl.codec);
+# chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads)
+APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium)
 
 need_apt=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -39,7 +40,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.voyager-installed
 # Reinstalled (and the Cython extension rebuilt) when the metadata or ext/ changes.
-want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd 2>/dev/null | sha1sum | cut -d' ' -f1)
+want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd web/*.pyx 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing the Python packages into .venv"
   # quiet unless it fails: the build's own warnings are noise here

@@ -140,6 +140,19 @@ BEGIN
 END $$;
 
 
+--
+-- Name: add_user(text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.add_user(p_name text, p_role text DEFAULT 'user'::text) RETURNS text
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.users (name, role, api_key)
+    VALUES (p_name, p_role, left(encode(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea), 'hex'), 32))
+    RETURNING api_key
+$$;
+
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -214,6 +227,70 @@ END $$;
 
 
 --
+-- Name: api_use(text, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    u record;
+    v_day date := (now() AT TIME ZONE 'UTC')::date;
+    v_requests integer;
+    v_downloads integer;
+    v_code integer := 0;
+BEGIN
+    IF p_kind NOT IN ('request', 'download', 'none') THEN
+        RAISE EXCEPTION 'api_use: unknown kind %', p_kind USING ERRCODE = '22023';
+    END IF;
+    SELECT us.id, us.name, us.role, us.suspended, r.admin,
+           coalesce(us.requests_per_day, r.requests_per_day) AS rmax,
+           coalesce(us.downloads_per_day, r.downloads_per_day) AS dmax
+      INTO u
+      FROM voyager.users us JOIN voyager.roles r ON r.name = us.role
+     WHERE us.api_key = p_key;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 100, NULL::integer, NULL::text, NULL::text, false, 0, 0, 0, 0, 0::bigint;
+        RETURN;
+    END IF;
+    IF u.suspended THEN
+        v_code := 101;
+    ELSIF p_kind = 'download' AND NOT EXISTS (SELECT 1 FROM voyager.releases WHERE id = p_release_id) THEN
+        v_code := 300;
+    ELSIF p_kind <> 'none' THEN
+        -- a lost counter on a crash is fine; a flush per API request is not
+        PERFORM set_config('synchronous_commit', 'off', true);
+        IF (p_kind = 'request' AND u.rmax = 0) OR (p_kind = 'download' AND u.dmax = 0) THEN
+            v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+        ELSE
+            INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
+            VALUES (u.id, v_day, (p_kind = 'request')::integer, (p_kind = 'download')::integer)
+                ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
+               SET requests = x.requests + (p_kind = 'request')::integer,
+                   downloads = x.downloads + (p_kind = 'download')::integer
+             WHERE (p_kind = 'request' AND (u.rmax IS NULL OR x.requests < u.rmax))
+                OR (p_kind = 'download' AND (u.dmax IS NULL OR x.downloads < u.dmax))
+            RETURNING x.requests, x.downloads INTO v_requests, v_downloads;
+            IF NOT FOUND THEN
+                v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+            ELSIF p_kind = 'download' THEN
+                INSERT INTO voyager.release_grabs AS g (release_id, grabs) VALUES (p_release_id, 1)
+                    ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE SET grabs = g.grabs + 1, last_grab_at = now();
+            END IF;
+        END IF;
+    END IF;
+    IF v_requests IS NULL THEN
+        SELECT d.requests, d.downloads INTO v_requests, v_downloads
+          FROM voyager.user_days d WHERE d.user_id = u.id AND d.day = v_day;
+    END IF;
+    RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, coalesce(v_requests, 0), u.rmax,
+                        coalesce(v_downloads, 0), u.dmax,
+                        CASE WHEN p_kind = 'request' THEN voyager.catalog_state() END;
+END $$;
+
+
+--
 -- Name: catalog_sizes(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -239,6 +316,17 @@ CREATE FUNCTION voyager.catalog_sizes() RETURNS TABLE(releases bigint, segments 
            round(((SELECT sum(bytes) FROM hot) + ch.bytes) / nullif(ix.headers, 0), 2),
            (SELECT jsonb_object_agg(name, bytes) FROM hot) || jsonb_build_object('release_chunks', ch.bytes)
       FROM counts c, indexed ix, chunks ch
+$$;
+
+
+--
+-- Name: catalog_state(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.catalog_state() RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT coalesce(sum(weight), 0)::bigint FROM voyager.catalog_changes
 $$;
 
 
@@ -754,6 +842,20 @@ CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFA
        SET claimed_by = p_node, claimed_until = now() + p_lease
       FROM due WHERE pc.release_id = due.release_id AND pc.kind = due.kind
     RETURNING pc.release_id, pc.kind, pc.message_id, pc.file_index
+$$;
+
+
+--
+-- Name: compact_catalog_changes(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.compact_catalog_changes() RETURNS bigint
+    LANGUAGE sql
+    AS $$
+    WITH gone AS (DELETE FROM voyager.catalog_changes RETURNING weight),
+         folded AS (INSERT INTO voyager.catalog_changes (weight)
+                    SELECT sum(weight) FROM gone HAVING count(*) > 0 RETURNING weight)
+    SELECT count(*) FROM gone
 $$;
 
 
@@ -1298,6 +1400,19 @@ BEGIN
         RETURNING connections)
     SELECT coalesce(sum(connections), 0) INTO v FROM gone;
     RETURN v;
+END $$;
+
+
+--
+-- Name: note_catalog_change(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.note_catalog_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO voyager.catalog_changes DEFAULT VALUES;
+    RETURN NULL;
 END $$;
 
 
@@ -2038,6 +2153,31 @@ $$;
 
 
 --
+-- Name: catalog_changes; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.catalog_changes (
+    id bigint NOT NULL,
+    weight bigint DEFAULT 1 NOT NULL,
+    CONSTRAINT catalog_changes_weight_check CHECK ((weight > 0))
+);
+
+
+--
+-- Name: catalog_changes_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.catalog_changes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.catalog_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: categories; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -2334,6 +2474,54 @@ ALTER TABLE ONLY voyager.release_chunks_default ALTER COLUMN chunk SET STORAGE E
 
 
 --
+-- Name: release_grabs; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_grabs (
+    release_id bigint NOT NULL,
+    grabs integer DEFAULT 0 NOT NULL,
+    last_grab_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: release_judgements; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_judgements (
+    release_id bigint NOT NULL,
+    hidden boolean NOT NULL,
+    verdict text NOT NULL,
+    judged_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: release_media_ids; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_media_ids (
+    kind text NOT NULL,
+    value text NOT NULL,
+    release_id bigint NOT NULL,
+    CONSTRAINT release_media_ids_kind_check CHECK ((kind = ANY (ARRAY['tvdb'::text, 'tvmaze'::text, 'tvrage'::text, 'imdb'::text, 'tmdb'::text, 'trakt'::text])))
+);
+
+
+--
+-- Name: release_passwords; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_passwords (
+    release_id bigint NOT NULL,
+    status smallint NOT NULL,
+    password text,
+    found_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT release_passwords_status_check CHECK ((status = ANY (ARRAY[0, 1, 2])))
+);
+
+
+--
 -- Name: release_texts; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -2391,6 +2579,22 @@ ALTER TABLE voyager.releases ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: roles; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.roles (
+    name text NOT NULL,
+    requests_per_day integer,
+    downloads_per_day integer,
+    admin boolean DEFAULT false NOT NULL,
+    description text NOT NULL,
+    CONSTRAINT roles_downloads_per_day_check CHECK ((downloads_per_day >= 0)),
+    CONSTRAINT roles_name_check CHECK ((name ~ '^[a-z][a-z0-9_-]*$'::text)),
+    CONSTRAINT roles_requests_per_day_check CHECK ((requests_per_day >= 0))
+);
+
+
+--
 -- Name: rule_counts; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -2430,6 +2634,19 @@ ALTER TABLE voyager.rule_sets ALTER COLUMN version ADD GENERATED ALWAYS AS IDENT
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: search_totals; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE UNLOGGED TABLE voyager.search_totals (
+    query_hash bytea NOT NULL,
+    state bigint NOT NULL,
+    total bigint NOT NULL,
+    counted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT search_totals_query_hash_check CHECK ((octet_length(query_hash) = 20))
 );
 
 
@@ -2854,10 +3071,77 @@ CREATE VIEW voyager.status_throughput AS
 
 
 --
+-- Name: user_days; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.user_days (
+    user_id integer NOT NULL,
+    day date NOT NULL,
+    requests integer DEFAULT 0 NOT NULL,
+    downloads integer DEFAULT 0 NOT NULL
+);
+
+
+--
+-- Name: users; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.users (
+    id integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    requests_per_day integer,
+    downloads_per_day integer,
+    suspended boolean DEFAULT false NOT NULL,
+    role text DEFAULT 'user'::text NOT NULL,
+    name text NOT NULL,
+    api_key text NOT NULL,
+    CONSTRAINT users_api_key_check CHECK ((api_key ~ '^[0-9a-f]{32}$'::text)),
+    CONSTRAINT users_downloads_per_day_check CHECK ((downloads_per_day >= 0)),
+    CONSTRAINT users_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$'::text)),
+    CONSTRAINT users_requests_per_day_check CHECK ((requests_per_day >= 0))
+);
+
+
+--
+-- Name: users_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.users ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.users_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: web_sessions; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.web_sessions (
+    token_hash bytea NOT NULL,
+    user_id integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT web_sessions_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+
+--
 -- Name: release_chunks_default; Type: TABLE ATTACH; Schema: voyager; Owner: -
 --
 
 ALTER TABLE ONLY voyager.release_chunks ATTACH PARTITION voyager.release_chunks_default DEFAULT;
+
+
+--
+-- Name: catalog_changes catalog_changes_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.catalog_changes
+    ADD CONSTRAINT catalog_changes_pkey PRIMARY KEY (id);
 
 
 --
@@ -3037,6 +3321,38 @@ ALTER TABLE ONLY voyager.release_chunks_default
 
 
 --
+-- Name: release_grabs release_grabs_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_grabs
+    ADD CONSTRAINT release_grabs_pkey PRIMARY KEY (release_id);
+
+
+--
+-- Name: release_judgements release_judgements_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_judgements
+    ADD CONSTRAINT release_judgements_pkey PRIMARY KEY (release_id);
+
+
+--
+-- Name: release_media_ids release_media_ids_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_media_ids
+    ADD CONSTRAINT release_media_ids_pkey PRIMARY KEY (kind, value, release_id);
+
+
+--
+-- Name: release_passwords release_passwords_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_passwords
+    ADD CONSTRAINT release_passwords_pkey PRIMARY KEY (release_id);
+
+
+--
 -- Name: releases releases_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -3050,6 +3366,14 @@ ALTER TABLE ONLY voyager.releases
 
 ALTER TABLE ONLY voyager.releases
     ADD CONSTRAINT releases_release_key_excl EXCLUDE USING hash (release_key WITH =);
+
+
+--
+-- Name: roles roles_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.roles
+    ADD CONSTRAINT roles_pkey PRIMARY KEY (name);
 
 
 --
@@ -3077,6 +3401,14 @@ ALTER TABLE ONLY voyager.rule_sets
 
 
 --
+-- Name: search_totals search_totals_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.search_totals
+    ADD CONSTRAINT search_totals_pkey PRIMARY KEY (query_hash);
+
+
+--
 -- Name: settings settings_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -3098,6 +3430,46 @@ ALTER TABLE ONLY voyager.snapshots
 
 ALTER TABLE ONLY voyager.spool_reports
     ADD CONSTRAINT spool_reports_pkey PRIMARY KEY (node);
+
+
+--
+-- Name: user_days user_days_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.user_days
+    ADD CONSTRAINT user_days_pkey PRIMARY KEY (user_id, day);
+
+
+--
+-- Name: users users_api_key_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.users
+    ADD CONSTRAINT users_api_key_key UNIQUE (api_key);
+
+
+--
+-- Name: users users_name_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.users
+    ADD CONSTRAINT users_name_key UNIQUE (name);
+
+
+--
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: web_sessions web_sessions_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.web_sessions
+    ADD CONSTRAINT web_sessions_pkey PRIMARY KEY (token_hash);
 
 
 --
@@ -3143,6 +3515,20 @@ CREATE INDEX ranges_planned_idx ON voyager.ranges USING btree (group_id, start_a
 
 
 --
+-- Name: release_judgements_hidden_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_judgements_hidden_idx ON voyager.release_judgements USING btree (release_id) WHERE hidden;
+
+
+--
+-- Name: release_media_ids_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_media_ids_release_idx ON voyager.release_media_ids USING btree (release_id);
+
+
+--
 -- Name: release_texts_release_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -3185,6 +3571,13 @@ CREATE INDEX releases_provisional_idx ON voyager.releases USING btree (id) WHERE
 
 
 --
+-- Name: web_sessions_user_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX web_sessions_user_idx ON voyager.web_sessions USING btree (user_id);
+
+
+--
 -- Name: release_chunks_default_pkey; Type: INDEX ATTACH; Schema: voyager; Owner: -
 --
 
@@ -3219,6 +3612,41 @@ CREATE OR REPLACE VIEW voyager.status_groups AS
      LEFT JOIN voyager.ranges r ON ((r.group_id = g.id)))
   GROUP BY g.id
   ORDER BY g.priority;
+
+
+--
+-- Name: release_judgements release_judgements_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_judgements_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.release_judgements FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: release_media_ids release_media_ids_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_media_ids_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.release_media_ids FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: release_passwords release_passwords_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_passwords_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.release_passwords FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: release_texts release_texts_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.release_texts FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: releases releases_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.releases FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
 
 
 --
@@ -3323,6 +3751,30 @@ ALTER TABLE ONLY voyager.rule_samples
 
 ALTER TABLE ONLY voyager.snapshots
     ADD CONSTRAINT snapshots_group_id_lane_fkey FOREIGN KEY (group_id, lane) REFERENCES voyager.group_leases(group_id, lane);
+
+
+--
+-- Name: user_days user_days_user_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.user_days
+    ADD CONSTRAINT user_days_user_id_fkey FOREIGN KEY (user_id) REFERENCES voyager.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: users users_role_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.users
+    ADD CONSTRAINT users_role_fkey FOREIGN KEY (role) REFERENCES voyager.roles(name) ON UPDATE CASCADE;
+
+
+--
+-- Name: web_sessions web_sessions_user_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.web_sessions
+    ADD CONSTRAINT web_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES voyager.users(id) ON DELETE CASCADE;
 
 
 --

@@ -173,7 +173,8 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
-BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "nzb": "workers.bench_nzb", "e2e": "workers.bench_e2e"}
+BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "nzb": "workers.bench_nzb", "e2e": "workers.bench_e2e",
+           "api": "web.bench"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
@@ -201,6 +202,20 @@ def cmd_replay(args, cfg: Config) -> int:
     from workers import catalog
 
     return catalog.main(args.rest) or 0
+
+
+def cmd_web(args, cfg: Config) -> int:
+    """The Newznab API and the web pages."""
+    from web import server
+
+    return server.serve(args.host, args.port, args.workers, args.dsn, args.access_log) or 0
+
+
+def cmd_users(args, cfg: Config) -> int:
+    """API users: `voyager users add NAME [--role ROLE]` prints the new key (`voyager users -h`)."""
+    from web import users
+
+    return users.main(args.args, cfg.dsn) or 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -237,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("args", nargs=argparse.REMAINDER)
     si.set_defaults(func=cmd_sim)
 
-    be = sub.add_parser("bench", help="benchmarks: window", add_help=False)
+    be = sub.add_parser("bench", help="benchmarks: " + ", ".join(sorted(BENCHES)), add_help=False)
     be.add_argument("what", choices=sorted(BENCHES))
     be.add_argument("args", nargs=argparse.REMAINDER)
     be.set_defaults(func=cmd_bench)
@@ -253,6 +268,18 @@ def build_parser() -> argparse.ArgumentParser:
                         add_help=False)
     wk.add_argument("args", nargs=argparse.REMAINDER)
     wk.set_defaults(func=cmd_worker)
+
+    we = sub.add_parser("web", help="the Newznab API and the web pages")
+    we.add_argument("--host", default=os.environ.get("VOYAGER_WEB_HOST", "127.0.0.1"))
+    we.add_argument("--port", type=int, default=int(os.environ.get("VOYAGER_WEB_PORT", "8780")))
+    we.add_argument("--workers", type=int, default=0, help="worker processes (0: one per CPU)")
+    we.add_argument("--dsn", help="the database (default VOYAGER_WEB_DSN, else the local cluster)")
+    we.add_argument("--access-log", action="store_true")
+    we.set_defaults(func=cmd_web)
+
+    us = sub.add_parser("users", help="API users: add NAME [--role ROLE] prints the key; list; set", add_help=False)
+    us.add_argument("args", nargs=argparse.REMAINDER)
+    us.set_defaults(func=cmd_users)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)

@@ -1,4 +1,7 @@
-"""NZB 1.1 from a release chunk, in the database's own Python (voyager.nzb_from_chunk)."""
+"""NZB 1.1 from a release chunk, in the database's own Python (voyager.nzb_from_chunk).
+
+render() takes decoded files, so that the web process, which decodes with the
+Cython codec, serves the same bytes as voyager.nzb()."""
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
@@ -25,7 +28,12 @@ def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: 
     """The NZB of one release: a <file> per file of the chunk with its poster,
     date, subject, groups and segments in part order; <meta> for the title,
     the category and a known password."""
-    files = decode(bytes(chunk))
+    return render(decode(bytes(chunk)), title, poster, posted_at, groups, category, password)
+
+
+def render(files, title: str, poster: str, posted_at: int | None, groups: list,
+           category: str | None = None, password: str | None = None) -> str:
+    """build() from the files the codec decoded: (name, bytes, [(part, message-id, bytes)])."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>"]
     out.append(f'  <meta type="title">{escape(title or "")}</meta>')
     if category:

@@ -1,0 +1,65 @@
+"""`voyager users`: a key printed by `add`, roles and their quotas, suspension and
+a fresh key; and the quota counter under concurrent requests."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psycopg
+
+from tests.web.util import api, error_code, feed
+
+ROOT = Path(__file__).resolve().parents[2]
+VOYAGER = str(Path(sys.executable).parent / "voyager")
+
+
+def voyager(dsn: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, VOYAGER_DSN=dsn)
+    return subprocess.run([VOYAGER, *args], env=env, capture_output=True, text=True, cwd=ROOT)
+
+
+def test_users_add_prints_a_key_that_works(app, web_dsn):
+    out = voyager(web_dsn, "users", "add", "bob", "--role", "power")
+    assert out.returncode == 0, out.stderr
+    key = out.stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", key)
+    f = feed(api(app, t="search", apikey=key))
+    assert f.limits["apimax"] == "10000" and f.limits["grabmax"] == "1000"
+    again = voyager(web_dsn, "users", "add", "bob")
+    assert again.returncode == 1 and "exists already" in again.stderr
+    assert voyager(web_dsn, "users", "add", "carol", "--role", "emperor").returncode == 1
+    assert voyager(web_dsn, "users", "add", "bad name!").returncode == 1
+    listed = [json.loads(line) for line in voyager(web_dsn, "users", "list").stdout.splitlines()]
+    bob = next(u for u in listed if u["name"] == "bob")
+    assert (bob["role"], bob["requests_today"], bob["requests_per_day"]) == ("power", 1, 10000)
+    assert voyager(web_dsn, "users", "set", "bob", "--suspend").returncode == 0
+    assert error_code(api(app, t="search", apikey=key)) == 101
+    assert voyager(web_dsn, "users", "set", "bob", "--unsuspend", "--requests", "5").returncode == 0
+    assert feed(api(app, t="search", apikey=key)).limits["apimax"] == "5"
+    fresh = voyager(web_dsn, "users", "set", "bob", "--new-key").stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{32}", fresh) and fresh != key
+    assert error_code(api(app, t="search", apikey=key)) == 100
+    assert error_code(api(app, t="search", apikey=fresh)) is None
+
+
+def test_the_quota_holds_under_concurrent_requests(web_dsn, keys):
+    """api_use on 8 connections at once: exactly the quota is granted."""
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.users SET requests_per_day = 25 WHERE name = 'alice'")
+
+    def use(_):
+        with psycopg.connect(web_dsn, autocommit=True) as c:
+            return [c.execute("SELECT code FROM voyager.api_use(%s, 'request')", (keys["alice"],)).fetchone()[0]
+                    for _ in range(5)]
+
+    with ThreadPoolExecutor(8) as pool:
+        codes = [c for batch in pool.map(use, range(8)) for c in batch]
+    assert codes.count(0) == 25 and codes.count(500) == 15
+    with psycopg.connect(web_dsn) as conn:
+        assert conn.execute("SELECT requests FROM voyager.user_days d JOIN voyager.users u ON u.id = d.user_id "
+                            "WHERE u.name = 'alice'").fetchone() == (25,)

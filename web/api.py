@@ -1,0 +1,406 @@
+"""`GET /api?t=...`: the Newznab API.
+
+Order of checks: the function (202, 203), the key (100, 101) and the day's
+quota (500; 501 for `get`), then the parameters (200, 201), then the item
+(300). Errors are HTTP 200 with `<error code description/>` (or its JSON).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import psycopg
+from sanic import Blueprint, Request
+from sanic.response import HTTPResponse, raw
+
+from . import feeds, search
+from .feeds import ID_KINDS, Limits, Site
+from .names import episode_match, parse_season_ep
+from .nzbs import CHUNK_SQL, nzb_bytes, release_chunk
+
+log = logging.getLogger("voyager.web.api")
+bp = Blueprint("api")
+
+SEARCHES = {"search", "tvsearch", "movie", "music", "book"}
+FUNCTIONS = SEARCHES | {"caps", "details", "getnfo", "get"}
+NOT_OFFERED = {"register", "cartadd", "cartdel", "comments", "commentadd", "user"}
+DEFAULT_CATS = {"tvsearch": 5000, "movie": 2000, "music": 3000, "book": 7000}
+MULTI = {"cat", "attrs", "group"}            # repeated parameters join with commas
+GUID = re.compile(r"^[0-9a-fA-F]{40}$")
+IMDB = re.compile(r"^(?:tt)?(\d{1,10})$")
+DIGITS = re.compile(r"^\d{1,12}$")
+GROUP = re.compile(r"^[A-Za-z0-9_.+-]{1,200}$")
+
+RSS = "application/rss+xml; charset=utf-8"
+XML = "application/xml; charset=utf-8"
+JSON = "application/json; charset=utf-8"
+
+
+# stand-ins in a cached document for what differs per user (random: no release
+# name can hold them)
+KEY_MARK = secrets.token_hex(16)
+LIMITS_MARK = f"<!--{secrets.token_hex(16)}-->"
+
+
+class Responses:
+    """Rendered search documents by query and catalog state. The state makes
+    the totals and rows exact; grabs move without changing it, so a document
+    also ages out after `max_age` seconds."""
+
+    def __init__(self, max_bytes: int = 64 << 20, max_age: float = 60.0):
+        self.max_bytes, self.max_age = max_bytes, max_age
+        self.bytes = 0
+        self.entries: OrderedDict[tuple, tuple[int, float, str]] = OrderedDict()
+
+    def get(self, key: tuple, state: int | None) -> str | None:
+        hit = self.entries.get(key)
+        if hit is None or state is None or hit[0] != state or time.monotonic() - hit[1] > self.max_age:
+            return None
+        self.entries.move_to_end(key)
+        return hit[2]
+
+    def put(self, key: tuple, state: int | None, body: str) -> None:
+        if state is None or len(body) > self.max_bytes // 8:
+            return
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self.bytes -= len(old[2])
+        self.entries[key] = (state, time.monotonic(), body)
+        self.bytes += len(body)
+        while self.bytes > self.max_bytes:
+            _k, (_s, _t, b) = self.entries.popitem(last=False)
+            self.bytes -= len(b)
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, detail: str | None = None):
+        super().__init__(code, detail)
+        self.code, self.detail = code, detail
+
+
+def _params(request: Request) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for k, values in request.get_args(keep_blank_values=True).items():
+        k = k.lower()
+        out[k] = ",".join(values) if k in MULTI else values[0]
+    return out
+
+
+def _int(p: dict, name: str, lo: int = 0, hi: int = 2**31 - 1) -> int | None:
+    v = p.get(name, "").strip()
+    if v == "":
+        return None
+    if not v.isdigit() or not v.isascii() or len(v) > 19 or not lo <= int(v) <= hi:
+        raise ApiError(201, name)
+    return int(v)
+
+
+def _flag(p: dict, name: str) -> bool:
+    v = p.get(name, "").strip().lower()
+    if v in ("", "0", "false", "no"):
+        return False
+    if v in ("1", "true", "yes"):
+        return True
+    raise ApiError(201, name)
+
+
+def _list(p: dict, name: str) -> list[str]:
+    return [x.strip() for x in p.get(name, "").split(",") if x.strip()]
+
+
+def _group(name: str) -> str:
+    if not GROUP.match(name):
+        raise ApiError(201, "group")
+    return "alt.binaries." + name[4:] if name.startswith("a.b.") else name
+
+
+@dataclass
+class Ask:
+    """A request's parsed parameters (the parts every function shares)."""
+    fmt: str
+    limit: int
+    offset: int
+    wanted: frozenset[str] | None
+
+
+def _common(p: dict, cfg) -> Ask:
+    fmt = p.get("o", "xml").strip().lower() or "xml"
+    if fmt not in ("xml", "json"):
+        raise ApiError(201, "o")
+    limit = _int(p, "limit")
+    limit = cfg.limit_default if limit is None else min(limit, cfg.limit_max)
+    offset = _int(p, "offset") or 0
+    _flag(p, "del")                       # accepted; this indexer keeps no cart
+    if _flag(p, "extended"):
+        wanted = None
+    else:
+        extra = {a.lower() for a in _list(p, "attrs")}
+        if len(extra) > 50:
+            raise ApiError(201, "attrs")
+        wanted = frozenset({"category", "size"} | extra)
+    return Ask(fmt, limit, offset, wanted)
+
+
+def search_query(t: str, p: dict, cats: feeds.Categories) -> search.Query:
+    """The Query of a search function's parameters (ApiError 201 when wrong)."""
+    q = p.get("q", "")
+    if len(q) > 1000:
+        raise ApiError(201, "q")
+    extra = []
+    for name in ("artist", "album", "label", "track", "author", "title"):
+        if t in ("music", "book") and p.get(name, "").strip():
+            extra.append(p[name])
+    if t == "music" and p.get("year", "").strip():
+        _int(p, "year", 1000, 9999)
+        extra.append(p["year"])
+    words, excluded = search.split_words(" ".join([q, *extra]))
+    if len(words) + len(excluded) > search.MAX_WORDS:
+        raise ApiError(201, "q: too many words")
+    cat_ids = []
+    for c in _list(p, "cat"):
+        if not c.isdigit() or not c.isascii() or len(c) > 6:
+            raise ApiError(201, "cat")
+        cat_ids.append(int(c))
+    if not cat_ids and t in DEFAULT_CATS:
+        cat_ids = [DEFAULT_CATS[t]]
+    groups = tuple(sorted({_group(g) for g in _list(p, "group")}))
+    if len(groups) > 50:
+        raise ApiError(201, "group")
+    poster = p.get("poster", "").strip() or None
+    if poster is not None and len(poster) > 200:
+        raise ApiError(201, "poster")
+    episode = None
+    if t == "tvsearch":
+        try:
+            season, ep = parse_season_ep(p.get("season"), p.get("ep"))
+        except ValueError as e:
+            raise ApiError(201, str(e)) from None
+        episode = episode_match(season, ep)
+    media_ids = []
+    if t in ("tvsearch", "movie"):
+        for name, kind in ID_KINDS.items():
+            v = p.get(name, "").strip()
+            if not v:
+                continue
+            m = IMDB.match(v) if name == "imdbid" else DIGITS.match(v)
+            if not m:
+                raise ApiError(201, name)
+            media_ids.append((kind, str(int(m.group(1) if name == "imdbid" else m.group(0)))))
+    minsize, maxsize = _int(p, "minsize", hi=2**62), _int(p, "maxsize", hi=2**62)
+    return search.Query(
+        words=words, excluded=excluded, cats=cats.expand(cat_ids), maxage_days=_int(p, "maxage", hi=100_000),
+        minsize=minsize, maxsize=maxsize, groups=groups, poster=poster, episode=episode,
+        media_ids=tuple(sorted(media_ids)), judged=_flag(p, "judged"))
+
+
+def _site(request: Request, apikey: str | None) -> Site:
+    cfg = request.app.ctx.web
+    base = cfg.base_url.rstrip("/") if cfg.base_url else f"{request.scheme}://{request.host}"
+    return Site(base=base, title=cfg.title, apikey=apikey)
+
+
+def _error(code: int, fmt: str, detail: str | None = None) -> HTTPResponse:
+    if fmt == "json":
+        return raw(feeds.error_json(code, detail), content_type=JSON)
+    return raw(feeds.error(code, detail), content_type=XML)
+
+
+@bp.get("/api")
+async def api(request: Request) -> HTTPResponse:
+    try:
+        p = _params(request)
+    except Exception:                                    # an unparseable query string
+        return _error(201, "xml", "query")
+    fmt = "json" if p.get("o", "").strip().lower() == "json" else "xml"
+    t = p.get("t", "").strip().lower()
+    if not t:
+        return _error(200, fmt, "t")
+    if t in NOT_OFFERED:
+        return _error(203, fmt, t)
+    if t not in FUNCTIONS:
+        return _error(202, fmt)
+    ctx = request.app.ctx
+    try:
+        if t == "caps":
+            return await _caps(request, fmt)
+        key = p.get("apikey", "").strip()
+        if not key or len(key) > 64:
+            return _error(100, fmt)
+        async with ctx.pool.connection() as conn:
+            if t == "get":
+                return await _get(request, conn, p, key, fmt)
+            cur = await conn.execute("SELECT * FROM voyager.api_use(%s, 'request')", (key,))
+            user = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+            if user["code"]:
+                return _error(user["code"], fmt)
+            limits = Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
+            ask = _common(p, ctx.web)
+            site = _site(request, key)
+            if t in SEARCHES:
+                q = search_query(t, p, ctx.cats)
+                return await _search(request, conn, q, ask, site, limits, user["catalog_state"], key)
+            release_id = await _release_id(conn, p)
+            if t == "details":
+                rows = await _details_rows(conn, release_id)
+                ask.wanted = None
+                return _feed(rows, site, ctx.cats, len(rows), ask, limits)
+            return await _getnfo(conn, release_id, p, site, ctx.cats, ask, limits)
+    except ApiError as e:
+        return _error(e.code, fmt, e.detail)
+    except psycopg.errors.QueryCanceled:
+        log.warning("api: a statement timed out: %s", request.query_string[:300])
+        return _error(900, fmt, "timed out")
+    except psycopg.Error:
+        log.exception("api: database error")
+        return _error(900, fmt)
+    except Exception:                                    # the contract: errors are documents, never a 500
+        log.exception("api: unexpected error on %s", request.query_string[:300])
+        return _error(900, fmt)
+
+
+async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site, limits: Limits, state: int,
+                  key: str) -> HTTPResponse:
+    ctx = request.app.ctx
+    cached = ctx.web.count_cache
+    ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
+    body = ctx.responses.get(ckey, state) if cached else None
+    if body is None:
+        total, rows = await search.run(conn, q, ask.limit, ask.offset, state=state,
+                                       totals=ctx.totals if cached else None, releases=ctx.releases)
+        marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
+        kw = dict(site=marked, cats=ctx.cats, total=total, offset=ask.offset, wanted=ask.wanted)
+        if ask.fmt == "json":
+            body = feeds.rss_json(rows, **kw, limits_mark=LIMITS_MARK)
+        else:
+            body = feeds.rss(rows, **kw, limits_mark=LIMITS_MARK)
+        if cached:
+            ctx.responses.put(ckey, state, body)
+    if ask.fmt == "json":
+        import json
+
+        body = body.replace(f'"{LIMITS_MARK}"', json.dumps({"@attributes": limits.attrs()}))
+        return raw(body.replace(KEY_MARK, key), content_type=JSON)
+    body = body.replace(LIMITS_MARK, feeds.limits_xml(limits)).replace(KEY_MARK, key)
+    return raw(body, content_type=RSS)
+
+
+def _feed(rows, site, cats, total, ask: Ask, limits, description=None) -> HTTPResponse:
+    kw = dict(site=site, cats=cats, total=total, offset=ask.offset, limits=limits, wanted=ask.wanted,
+              description=description)
+    if ask.fmt == "json":
+        return raw(feeds.rss_json(rows, **kw), content_type=JSON)
+    return raw(feeds.rss(rows, **kw), content_type=RSS)
+
+
+async def _caps(request: Request, fmt: str) -> HTTPResponse:
+    ctx = request.app.ctx
+    kw = dict(site=_site(request, None), cats=ctx.cats, limit_max=ctx.web.limit_max,
+              limit_default=ctx.web.limit_default, known_id_kinds=ctx.id_kinds)
+    if fmt == "json":
+        return raw(feeds.caps_json(**kw), content_type=JSON)
+    return raw(feeds.caps(**kw), content_type=XML)
+
+
+async def _release_id(conn, p: dict) -> int | None:
+    """The release an `id` or `guid` parameter names (its 40-hex guid; `id` also
+    takes the catalog's number); None when there is none."""
+    v = (p.get("id") or p.get("guid") or "").strip()
+    if not v:
+        raise ApiError(200, "id")
+    if GUID.match(v):
+        cur = await conn.execute("SELECT id FROM voyager.releases WHERE release_key = %s", (bytes.fromhex(v),))
+    elif DIGITS.match(v) and "id" in p:
+        cur = await conn.execute("SELECT id FROM voyager.releases WHERE id = %s", (int(v),))
+    else:
+        raise ApiError(300)
+    row = await cur.fetchone()
+    if row is None:
+        raise ApiError(300)
+    return row[0]
+
+
+async def _details_rows(conn, release_id: int) -> list[dict]:
+    cur = await conn.execute(f"SELECT {search.ITEM_COLUMNS} FROM voyager.releases r {search.ITEM_JOINS} "
+                             "WHERE r.id = %s", (release_id,))
+    cols = [c.name for c in cur.description]
+    return [dict(zip(cols, row)) for row in await cur.fetchall()]
+
+
+async def _getnfo(conn, release_id, p, site, cats, ask: Ask, limits) -> HTTPResponse:
+    cur = await conn.execute("SELECT text FROM voyager.release_texts WHERE release_id = %s AND kind = 3 "
+                             "ORDER BY length(text) DESC LIMIT 1", (release_id,))
+    nfo = await cur.fetchone()
+    if nfo is None:
+        raise ApiError(300, "no NFO")
+    if _flag(p, "raw"):
+        return raw(nfo[0], content_type="text/plain; charset=utf-8")
+    rows = await _details_rows(conn, release_id)
+    return _feed(rows, site, cats, len(rows), ask, limits, description=nfo[0])
+
+
+def _filename(name: str) -> str:
+    safe = re.sub(r'[\x00-\x1f\x7f"\\/:*?<>|]+', "_", name).strip(" .") or "release"
+    return safe[:200]
+
+
+async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPResponse:
+    """The key, the release and the day's downloads in one call (100, 101, 300,
+    501 in that order; the download and the grab counted), then the chunk."""
+    ctx = request.app.ctx
+    v = (p.get("id") or p.get("guid") or "").strip()
+    if GUID.match(v):
+        find, arg = "SELECT id FROM voyager.releases WHERE release_key = %(arg)s", bytes.fromhex(v)
+    elif DIGITS.match(v) and "id" in p:
+        find, arg = "SELECT id FROM voyager.releases WHERE id = %(arg)s", int(v)
+    else:
+        find, arg = "SELECT NULL::bigint WHERE %(arg)s::text IS NULL", None
+    # one round trip: the counted download, then (when granted) the release and its chunk
+    cur = await conn.execute(
+        f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
+            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} AND u.code = 0) c ON true""",
+        {"key": key, "arg": arg})
+    row = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+    code = row.pop("code")
+    if code == 300 and not v:
+        code = 200
+    if code:
+        return _error(code, fmt, "id" if code == 200 else None)
+    rel = row if row["id"] is not None else None
+    if rel is not None and rel["chunk"] is None:
+        rel = await release_chunk(conn, rel["id"])          # a chunk filed under another month
+    if rel is None or rel["chunk"] is None:
+        raise ApiError(300, "no segments")
+    return nzb_response(rel, ctx.cats)
+
+
+def nzb_response(rel: dict, cats: feeds.Categories) -> HTTPResponse:
+    """The NZB as a download, with the DNZB headers SABnzbd and NZBGet read."""
+    try:
+        body = nzb_bytes(rel)
+    except ValueError:
+        log.exception("a release chunk does not decode: release %s", rel["id"])
+        raise ApiError(900, "release chunk") from None
+    name = _filename(rel["name"])
+    headers = {
+        "Content-Disposition": f'attachment; filename="{_ascii(name)}.nzb"; filename*=UTF-8\'\'{_quote(name)}.nzb',
+        "X-DNZB-Name": _ascii(name),
+        "X-DNZB-Category": _ascii(cats.path(rel["category"])),
+    }
+    if rel["password"]:
+        headers["X-DNZB-Password"] = _ascii(rel["password"])
+    return raw(body, content_type="application/x-nzb", headers=headers)
+
+
+def _ascii(s: str) -> str:
+    """A header value: printable ASCII (HTTP headers are Latin-1 at best)."""
+    return "".join(c if 32 <= ord(c) < 127 else "_" for c in s)
+
+
+def _quote(s: str) -> str:
+    from urllib.parse import quote
+
+    return quote(s, safe="")

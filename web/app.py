@@ -1,0 +1,91 @@
+"""The Sanic application: `create_app(config) -> Sanic`, one Blueprint per area
+(the Newznab API, the pages), the psycopg pool opened before the server
+starts and closed after it stops."""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+
+from psycopg_pool import AsyncConnectionPool
+from sanic import Sanic
+
+from .config import WebConfig
+from .feeds import Categories
+from .search import Totals
+
+log = logging.getLogger("voyager.web")
+_names = itertools.count()
+REFRESH_SECONDS = 30
+
+
+async def load_catalog_facts(conn) -> tuple[Categories, set[str], int]:
+    """The category tree, the kinds of outside IDs the catalog knows, and its size (estimated)."""
+    cur = await conn.execute("SELECT id, parent_id, name FROM voyager.categories")
+    rows = await cur.fetchall()
+    cats = Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
+    cur = await conn.execute("SELECT kind FROM (VALUES ('tvdb'), ('tvmaze'), ('tvrage'), ('imdb'), ('tmdb'), ('trakt')) k(kind) "
+                             "WHERE EXISTS (SELECT 1 FROM voyager.release_media_ids m WHERE m.kind = k.kind)")
+    kinds = {k for (k,) in await cur.fetchall()}
+    cur = await conn.execute("SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'voyager.releases'::regclass")
+    (releases,) = await cur.fetchone()
+    return cats, kinds, max(int(releases), 1)
+
+
+def create_app(config: WebConfig | None = None) -> Sanic:
+    from . import api, pages
+    from .api import Responses
+
+    config = config or WebConfig.from_env()
+    app = Sanic(f"voyager_web_{next(_names)}")
+    app.config.FALLBACK_ERROR_FORMAT = "text"
+    app.config.REQUEST_MAX_SIZE = 64 * 1024
+    app.config.KEEP_ALIVE_TIMEOUT = 30
+    app.ctx.web = config
+    app.ctx.totals = Totals()
+    app.ctx.responses = Responses()
+    app.blueprint(api.bp)
+    app.blueprint(pages.bp)
+
+    @app.before_server_start
+    async def open_pool(app: Sanic, _loop=None) -> None:
+        kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None}
+        if config.prepare:
+            # direct connections (pgbouncer refuses startup options): a runaway
+            # search is cancelled, and no parallel workers on a busy server
+            kwargs["options"] = (f"-c statement_timeout={config.statement_timeout_ms} "
+                                 "-c max_parallel_workers_per_gather=0 -c work_mem=16MB")
+        app.ctx.pool = AsyncConnectionPool(config.dsn, min_size=min(2, config.pool_size),
+                                           max_size=config.pool_size, open=False, kwargs=kwargs)
+        await app.ctx.pool.open(wait=True, timeout=30)
+        await refresh(app)
+        app.ctx.refresher = asyncio.get_running_loop().create_task(_refresh_loop(app))
+
+    @app.after_server_stop
+    async def close_pool(app: Sanic, _loop=None) -> None:
+        task = getattr(app.ctx, "refresher", None)
+        if task is not None:
+            task.cancel()
+        await app.ctx.pool.close()
+
+    return app
+
+
+async def refresh(app: Sanic) -> None:
+    async with app.ctx.pool.connection() as conn:
+        app.ctx.cats, app.ctx.id_kinds, app.ctx.releases = await load_catalog_facts(conn)
+
+
+async def _refresh_loop(app: Sanic) -> None:
+    """Catalog facts now and then; the change counter's rows folded into one."""
+    while True:
+        await asyncio.sleep(REFRESH_SECONDS)
+        try:
+            await refresh(app)
+            async with app.ctx.pool.connection() as conn:
+                await conn.execute("SELECT voyager.compact_catalog_changes()")
+                await conn.execute("DELETE FROM voyager.search_totals WHERE state < voyager.catalog_state()")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("web: refreshing the catalog facts failed")

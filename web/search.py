@@ -1,0 +1,322 @@
+"""Searches of the catalog, in SQL with parameters only.
+
+A search is a `Query` (words, categories, sizes, age, groups, poster, a
+season/episode, outside IDs, flags); it gives an exact total and a page of
+release rows, newest first. Words go through release_texts' trigram index
+(every word of three or more characters is a `text ILIKE '%word%'` the index
+serves; a release matches when one of its texts holds every word). Two page
+plans, chosen on the exact total:
+
+- few matches: the matching ids from the trigram index, then the newest of them;
+- many matches: a walk down releases_newest_idx that keeps a release when one
+  of its texts holds the words (a semi-join probe per release), stopping at the
+  page's end: for a common word that is a few hundred probes, where collecting
+  every match would read tens of thousands of rows.
+
+Totals are counted once per catalog state: voyager.catalog_state() moves with
+every committed change of what a search reads (statement triggers), so a
+total cached under a state is exact for as long as the state is the one read.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from .names import EpisodeMatch
+
+WORD = re.compile(r"[^\W_]+")
+MAX_WORDS = 16
+NULL_CATEGORY = 8010                   # releases not yet categorised show as Other > Misc
+
+
+@dataclass(frozen=True)
+class Query:
+    words: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    cats: frozenset[int] = frozenset()     # expanded: parents with their subcategories
+    maxage_days: int | None = None
+    minsize: int | None = None
+    maxsize: int | None = None
+    groups: tuple[str, ...] = ()
+    poster: str | None = None
+    episode: EpisodeMatch | None = None
+    media_ids: tuple[tuple[str, str], ...] = ()
+    complete: bool | None = None
+    passworded: bool | None = None
+    judged: bool = False                   # judged-hidden releases too
+
+    def key(self) -> tuple:
+        return (self.words, self.excluded, tuple(sorted(self.cats)), self.maxage_days, self.minsize, self.maxsize,
+                self.groups, self.poster, self.episode, self.media_ids, self.complete, self.passworded, self.judged)
+
+    @property
+    def has_text(self) -> bool:
+        return bool(self.indexed_words or self.short_words or self.episode)
+
+    @property
+    def indexed_words(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if len(w) >= 3)
+
+    @property
+    def short_words(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if len(w) < 3)
+
+
+def split_words(q: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(words, excluded words) of a query: letters and digits, `-word` excludes."""
+    words: list[str] = []
+    excluded: list[str] = []
+    for token in q.split():
+        neg = token.startswith("-") and len(token) > 1
+        parts = [w.lower() for w in WORD.findall(token)]
+        (excluded if neg else words).extend(parts)
+    return tuple(dict.fromkeys(words)), tuple(dict.fromkeys(excluded))
+
+
+def _like(word: str) -> str:
+    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+@dataclass
+class Sql:
+    conds: list[str] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+    text: str | None = None            # the condition on a release_texts row `t`
+    text_only: bool = True             # no condition on the release row but the judge's
+
+    def add(self, cond: str, **params) -> None:
+        self.conds.append(cond)
+        self.params.update(params)
+
+
+def build(q: Query) -> Sql:
+    s = Sql()
+    if not q.judged:
+        s.add("NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)")
+    hidden_only = len(s.conds)
+    if q.cats:
+        cats = sorted(q.cats)
+        if NULL_CATEGORY in q.cats:
+            s.add("(r.category = ANY(%(cats)s::integer[]) OR r.category IS NULL)", cats=cats)
+        else:
+            s.add("r.category = ANY(%(cats)s::integer[])", cats=cats)
+    if q.maxage_days is not None:
+        s.add("r.posted_at >= now() - make_interval(days => %(maxage)s)", maxage=q.maxage_days)
+    if q.minsize is not None:
+        s.add("r.bytes >= %(minsize)s", minsize=q.minsize)
+    if q.maxsize is not None:
+        s.add("r.bytes <= %(maxsize)s", maxsize=q.maxsize)
+    if q.groups:
+        s.add("r.group_set_id = ANY (ARRAY(SELECT gs.id FROM voyager.group_sets gs WHERE gs.groups && %(groups)s::text[]))",
+              groups=list(q.groups))
+    if q.poster:
+        s.add("r.poster_id = ANY (ARRAY(SELECT po.id FROM voyager.posters po WHERE po.poster ILIKE %(poster)s))",
+              poster=_like(q.poster))
+    if q.complete is not None:
+        s.add("r.complete = %(complete)s", complete=q.complete)
+    if q.passworded is True:
+        s.add("EXISTS (SELECT 1 FROM voyager.release_passwords pw WHERE pw.release_id = r.id AND pw.status > 0)")
+    elif q.passworded is False:
+        s.add("NOT EXISTS (SELECT 1 FROM voyager.release_passwords pw WHERE pw.release_id = r.id AND pw.status > 0)")
+    for i, (kind, value) in enumerate(q.media_ids):
+        s.add(f"r.id IN (SELECT m.release_id FROM voyager.release_media_ids m WHERE m.kind = %(mk{i})s AND m.value = %(mv{i})s)",
+              **{f"mk{i}": kind, f"mv{i}": value})
+    for i, w in enumerate(q.excluded):
+        s.add(f"r.name NOT ILIKE %(x{i})s", **{f"x{i}": _like(w)})
+    if q.episode:
+        s.add("r.name ~* %(ep_re)s", ep_re=q.episode.regex)
+    text = []
+    for i, w in enumerate(q.words):
+        # short words have no trigram: kept out of the index's reach (a trigram-less
+        # pattern would make the index read everything), checked on the rows found
+        col = "t.text" if len(w) >= 3 else "(t.text || '')"
+        text.append(f"{col} ILIKE %(w{i})s")
+        s.params[f"w{i}"] = _like(w)
+    if q.episode and not q.indexed_words:
+        text.append("t.text ILIKE ANY(%(ep_likes)s::text[])")
+        s.params["ep_likes"] = list(q.episode.likes)
+    if text:
+        s.text = " AND ".join(text)
+    s.text_only = len(s.conds) == hidden_only
+    return s
+
+
+def count_sql(q: Query) -> tuple[str, dict]:
+    s = build(q)
+    if s.text and s.text_only:
+        # words and nothing on the release row: the texts alone (every text's
+        # release exists), no probe into releases per match
+        hidden = "" if q.judged else (" AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
+                                      "WHERE j.release_id = t.release_id AND j.hidden)")
+        return (f"SELECT (SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t WHERE {s.text}{hidden}), "
+                "voyager.catalog_state()", s.params)
+    conds = list(s.conds)
+    if s.text:
+        conds.append(f"r.id IN (SELECT t.release_id FROM voyager.release_texts t WHERE {s.text})")
+    where = " AND ".join(conds) or "true"
+    return (f"SELECT (SELECT count(*) FROM voyager.releases r WHERE {where}), voyager.catalog_state()", s.params)
+
+
+ITEM_COLUMNS = """r.id, r.release_key, r.name, r.posted_at, r.last_posted_at, r.bytes, r.files, r.segments,
+       r.file_total, coalesce(r.category, 8010) AS category, r.complete, r.has_par2, g.name AS group_name,
+       p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password, j.verdict"""
+
+ITEM_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
+  JOIN voyager.posters p ON p.id = r.poster_id
+  LEFT JOIN voyager.release_grabs gr ON gr.release_id = r.id
+  LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+  LEFT JOIN voyager.release_judgements j ON j.release_id = r.id"""
+
+
+def page_sql(q: Query, limit: int, offset: int, walk: bool) -> tuple[str, dict]:
+    s = build(q)
+    conds = list(s.conds)
+    if walk:
+        if s.text:
+            conds.append(f"EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND {s.text})")
+        source = "(SELECT * FROM voyager.releases ORDER BY posted_at DESC OFFSET 0) r"
+    elif s.text:
+        # every match from the trigram index, each probing its release (the
+        # planner, misjudging a word as common, would walk a million rows)
+        where = " AND ".join(["r.id = tm.release_id", *conds])
+        sql = f"""WITH tm AS MATERIALIZED (SELECT DISTINCT t.release_id FROM voyager.release_texts t WHERE {s.text}),
+     page AS MATERIALIZED (
+    SELECT x.id, x.posted_at FROM tm, LATERAL (SELECT r.id, r.posted_at FROM voyager.releases r WHERE {where}) x
+     ORDER BY x.posted_at DESC, x.id DESC LIMIT %(limit)s OFFSET %(offset)s)
+SELECT {ITEM_COLUMNS}
+  FROM page JOIN voyager.releases r ON r.id = page.id
+  {ITEM_JOINS}
+ ORDER BY page.posted_at DESC, page.id DESC"""
+        return sql, {**s.params, "limit": limit, "offset": offset}
+    else:
+        source = "voyager.releases r"
+    where = " AND ".join(conds) or "true"
+    sql = f"""WITH page AS MATERIALIZED (
+    SELECT r.id, r.posted_at FROM {source} WHERE {where}
+     ORDER BY r.posted_at DESC, r.id DESC LIMIT %(limit)s OFFSET %(offset)s)
+SELECT {ITEM_COLUMNS}
+  FROM page JOIN voyager.releases r ON r.id = page.id
+  {ITEM_JOINS}
+ ORDER BY page.posted_at DESC, page.id DESC"""
+    return sql, {**s.params, "limit": limit, "offset": offset}
+
+
+def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
+    """The newest-first walk reads about (offset + limit) * releases / total
+    releases, a probe of the texts each; collecting the matches reads `total`
+    texts, a probe of the release each. Measured on a million releases the two
+    cost about the same per row (~5 us), the walk a little more."""
+    if not q.has_text or total <= 0:
+        return False
+    walk_rows = (offset + limit) * max(releases, total) / total
+    return walk_rows * 1.2 < total or not q.indexed_words and not q.episode
+
+
+class Totals:
+    """Exact totals per query and catalog state, least recently used out."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self.entries: OrderedDict[tuple, tuple[int, int]] = OrderedDict()
+
+    def get(self, key: tuple, state: int | None) -> int | None:
+        hit = self.entries.get(key)
+        if hit is None or state is None or hit[0] != state:
+            return None
+        self.entries.move_to_end(key)
+        return hit[1]
+
+    def put(self, key: tuple, state: int, total: int) -> None:
+        self.entries[key] = (state, total)
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+
+PROBE = 500
+
+
+def first_page_sql(q: Query, limit: int, offset: int) -> tuple[str, dict]:
+    """A total not yet known: up to PROBE matches are collected once for both
+    the total and the page (`probed` above PROBE: a common word, whose total
+    is then counted apart and its page walked, see run). The texts' matches
+    are read from the trigram index lazily, each probing its release."""
+    s = build(q)
+    conds = " AND ".join(["r.id = tm.release_id", *s.conds])
+    if s.text:
+        source = f"""tm AS MATERIALIZED (SELECT t.release_id FROM voyager.release_texts t WHERE {s.text}),
+     m0 AS MATERIALIZED (SELECT x.id, x.posted_at FROM tm, LATERAL (
+         SELECT r.id, r.posted_at FROM voyager.releases r WHERE {conds}) x LIMIT %(probe)s),"""
+    else:
+        where = " AND ".join(s.conds) or "true"
+        source = f"m0 AS MATERIALIZED (SELECT r.id, r.posted_at FROM voyager.releases r WHERE {where} LIMIT %(probe)s),"
+    sql = f"""WITH {source}
+     m AS MATERIALIZED (SELECT DISTINCT id, posted_at FROM m0),
+     page AS MATERIALIZED (SELECT id, posted_at FROM m ORDER BY posted_at DESC, id DESC LIMIT %(limit)s OFFSET %(offset)s),
+     t AS (SELECT count(*) AS total, (SELECT count(*) FROM m0) AS probed, voyager.catalog_state() AS state FROM m)
+SELECT t.total, t.probed, t.state, x.* FROM t LEFT JOIN LATERAL (
+    SELECT {ITEM_COLUMNS}, page.posted_at AS page_at
+      FROM page JOIN voyager.releases r ON r.id = page.id
+      {ITEM_JOINS}) x ON true
+ ORDER BY x.page_at DESC, x.id DESC"""
+    return sql, {**s.params, "limit": limit, "offset": offset, "probe": PROBE + 1}
+
+
+async def _rows(cur) -> list[dict]:
+    cols = [c.name for c in cur.description]
+    return [dict(zip(cols, row)) for row in await cur.fetchall()]
+
+
+async def _shared_total(conn, key: tuple, state: int | None) -> int | None:
+    if state is None:
+        return None
+    cur = await conn.execute("SELECT total FROM voyager.search_totals WHERE query_hash = %s AND state = %s",
+                             (_hash(key), state))
+    row = await cur.fetchone()
+    return row[0] if row else None
+
+
+async def _count(conn, q: Query, key: tuple, totals: Totals | None) -> int:
+    """The exact total, counted (and kept for the other processes)."""
+    cur = await conn.execute(*count_sql(q))
+    total, seen_state = await cur.fetchone()
+    if totals is not None:
+        totals.put(key, seen_state, total)
+        await conn.execute(
+            """INSERT INTO voyager.search_totals AS s (query_hash, state, total) VALUES (%s, %s, %s)
+                   ON CONFLICT (query_hash) DO UPDATE SET state = excluded.state, total = excluded.total,
+                                                          counted_at = now()
+                WHERE s.state < excluded.state""", (_hash(key), seen_state, total))
+    return total
+
+
+def _hash(key: tuple) -> bytes:
+    return hashlib.sha1(repr(key).encode("utf-8", "surrogatepass")).digest()
+
+
+async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
+              releases: int) -> tuple[int, list[dict]]:
+    """(exact total, the page's rows as dicts). Totals come from this process's
+    cache, then the shared one (voyager.search_totals) for what is costly to
+    count, then a count."""
+    key = q.key()
+    total = totals.get(key, state) if totals is not None else None
+    if total is None and q.has_text:
+        rows = await _rows(await conn.execute(*first_page_sql(q, limit, offset)))
+        if rows[0]["probed"] <= PROBE:
+            total, seen_state = rows[0]["total"], rows[0]["state"]
+            if totals is not None:
+                totals.put(key, seen_state, total)
+            return total, [r for r in rows if r["id"] is not None]
+    if total is None and totals is not None:
+        total = await _shared_total(conn, key, state)
+        if total is not None:
+            totals.put(key, state, total)
+    if total is None:
+        total = await _count(conn, q, key, totals)
+    if offset >= total or limit == 0:
+        return total, []
+    sql, params = page_sql(q, limit, offset, walk_pays(q, total, limit, offset, releases))
+    return total, await _rows(await conn.execute(sql, params))

@@ -1,0 +1,32 @@
+"""`voyager web [--host H] [--port P] [--workers N]`: the API and the pages."""
+from __future__ import annotations
+
+import logging
+import os
+from functools import partial
+
+from .config import WebConfig
+
+
+def _factory(dsn: str | None):
+    from .app import create_app
+
+    overrides = {"dsn": dsn} if dsn else {}
+    return create_app(WebConfig.from_env(**overrides))
+
+
+def serve(host: str, port: int, workers: int = 0, dsn: str | None = None, access_log: bool = False) -> int:
+    from sanic import Sanic
+    from sanic.worker.loader import AppLoader
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    workers = workers or (os.cpu_count() or 1)
+    loader = AppLoader(factory=partial(_factory, dsn))
+    app = loader.load()
+    if workers == 1:
+        app.prepare(host=host, port=port, access_log=access_log, motd=False, single_process=True)
+        Sanic.serve_single(primary=app)
+    else:
+        app.prepare(host=host, port=port, workers=workers, access_log=access_log, motd=False)
+        Sanic.serve(primary=app, app_loader=loader)
+    return 0
