@@ -93,9 +93,13 @@ def demo_corpus(cfg: Config) -> Path:
 
 def cmd_demo(args, cfg: Config) -> int:
     """The main job on the embedded default: the database and pgbouncer, a
-    generated corpus served by the simulator, the plan from its LIST ACTIVE,
-    workers until idle, then the status and the fidelity against the truth.
-    Idempotent: a second run finds everything indexed and says so."""
+    generated corpus served by the simulator with its live tail on, the plan
+    from its LIST ACTIVE, the web server and `voyager tick`, history workers
+    until the corpus is indexed (then the status and the fidelity against the
+    truth), and a tail worker following the live groups, until Ctrl-C (or
+    VOYAGER_DEMO_SECONDS). Idempotent: a second run finds the history indexed
+    and goes on with the tail."""
+    import signal
     import socket
     import subprocess
     import time
@@ -111,50 +115,125 @@ def cmd_demo(args, cfg: Config) -> int:
             # the corpus's grid, before the first plan
             for name in ("range_articles", "chunk_articles"):
                 conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(DEMO[name]), name))
-    port = int(os.environ.get("VOYAGER_DEMO_NNTP_PORT") or 0)
-    if not port:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-    log = open(cfg.home / "sim-demo.log", "ab")
-    sim = subprocess.Popen([sys.executable, "-m", "sim.server", "--corpus", str(corpus), "--port", str(port)],
-                           stdout=log, stderr=log, cwd=PROJECT_ROOT)
+        # the live tail planned every 30 s rather than 2 minutes: a demo is watched
+        conn.execute("UPDATE voyager.settings SET value = '30' WHERE name = 'tail_plan_seconds'")
+        key = conn.execute("SELECT api_key FROM voyager.users WHERE name = 'demo'").fetchone()
+        if key is None:
+            from web.users import add
+
+            key = (add(conn, "demo", "admin"),)
+    api_key = key[0]
+
+    def free_port(env: str, default: int = 0) -> int:
+        port = int(os.environ.get(env) or default)
+        if port:
+            return port
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return sock.getsockname()[1]
+
+    nntp_port = free_port("VOYAGER_DEMO_NNTP_PORT")
+    web_port = free_port("VOYAGER_WEB_PORT", 8780)
+    os.environ.update(VOYAGER_NNTP_HOST="127.0.0.1", VOYAGER_NNTP_PORT=str(nntp_port))
+    os.environ.setdefault("VOYAGER_NNTP_CONNECTIONS", "8")
+    children: list[subprocess.Popen] = []
+
+    def start(name: str, cmd: list[str]) -> subprocess.Popen:
+        log = open(cfg.home / f"{name}-demo.log", "ab")
+        child = subprocess.Popen(cmd, stdout=log, stderr=log, cwd=PROJECT_ROOT)
+        children.append(child)
+        return child
+
+    stop = {"now": False}
+
+    def on_signal(*_a):
+        stop["now"] = True
+
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        live_rate = os.environ.get("VOYAGER_DEMO_LIVE_RATE", "20")
+        start("sim", [sys.executable, "-m", "sim.server", "--corpus", str(corpus), "--port", str(nntp_port),
+                      "--live", "--live-rate", live_rate])
         for _ in range(100):
             try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                socket.create_connection(("127.0.0.1", nntp_port), 0.2).close()
                 break
             except OSError:
                 time.sleep(0.1)
-        os.environ.update(VOYAGER_NNTP_HOST="127.0.0.1", VOYAGER_NNTP_PORT=str(port))
-        os.environ.setdefault("VOYAGER_NNTP_CONNECTIONS", "8")
         args.corpus, args.wildmat = None, None
         cmd_plan(args, cfg)                        # LIST ACTIVE of the simulator
+        start("web", [sys.executable, "-m", "voyager.cli", "web", "--port", str(web_port), "--workers", "1"])
+        start("tick", [sys.executable, "-m", "voyager.cli", "tick"])
         t0 = time.monotonic()
         threads = os.environ.get("VOYAGER_DEMO_THREADS", "2")
-        rc = subprocess.call([sys.executable, "-m", "workers.worker", "--threads", threads, "--until-idle",
-                              "--flush-at-end", "--node", "demo"], cwd=PROJECT_ROOT)
+        history = subprocess.Popen([sys.executable, "-m", "workers.worker", "--threads", threads, "--until-idle",
+                                    "--node", "demo"], cwd=PROJECT_ROOT)
+        while history.poll() is None:
+            if stop["now"]:
+                history.send_signal(signal.SIGTERM)     # the batch in hand, the lease end, the snapshot
+                history.wait()
+                return 0
+            time.sleep(0.5)
         wall = time.monotonic() - t0
-        if rc:
-            raise RuntimeError(f"the workers exited with {rc}")
-    finally:
-        sim.terminate()
-        sim.wait(10)
-        log.close()
-    args.limit, args.json = 50, False
-    cmd_status(args, cfg)
-    from workers.catalog import catalog_fidelity
+        if history.returncode:
+            raise RuntimeError(f"the history workers exited with {history.returncode}")
+        args.limit, args.json = 50, False
+        cmd_status(args, cfg)
+        from workers.catalog import catalog_fidelity
 
-    with db.connect(cfg) as conn:
-        headers, releases = conn.execute(
-            "SELECT (SELECT coalesce(sum(headers), 0) FROM voyager.ranges), "
-            "(SELECT count(*) FROM voyager.releases)").fetchone()
-        print(json.dumps({"headers_indexed": int(headers), "releases": releases,
-                          "workers_wall_seconds": round(wall, 1),
-                          "fidelity": catalog_fidelity(conn, corpus)}), flush=True)
-    print(f"look: `voyager status`, `voyager db psql` (voyager.releases, voyager.status_ranges, "
-          f"voyager.nntp_claims), the simulator's log {cfg.home / 'sim-demo.log'}, the spool {cfg.home / 'spool'}")
-    return 0
+        with db.connect(cfg) as conn:
+            headers, releases = conn.execute(
+                "SELECT (SELECT coalesce(sum(headers), 0) FROM voyager.ranges), "
+                "(SELECT count(*) FROM voyager.releases)").fetchone()
+            print(json.dumps({"headers_indexed": int(headers), "releases": releases,
+                              "history_workers_wall_seconds": round(wall, 1),
+                              "fidelity": catalog_fidelity(conn, corpus)}), flush=True)
+        print("(uploads still open at the corpus's end, most albums among them, are provisional: the tail "
+              "lane takes over the history's window and finishes them as its frontier passes)", flush=True)
+        os.environ.setdefault("VOYAGER_TAIL_POLL_SECONDS", "10")      # a demo is watched: ask again often
+        start("tail", [sys.executable, "-m", "workers.worker", "--threads", "0", "--tail-threads", "1",
+                       "--node", "demo-tail"])
+        url = f"http://127.0.0.1:{web_port}"
+        print(f"""
+The history is indexed; the tail follows the simulator's live groups.
+  web pages   {url}/            (sign in as demo with the key below)
+  Newznab API {url}/api?t=caps   and  {url}/api?t=search&apikey={api_key}
+  API key     {api_key}          (user demo, role admin)
+  status      .venv/bin/voyager status      or  .venv/bin/voyager db psql  (SELECT * FROM voyager.status_throughput;)
+  logs        {cfg.home}/sim-demo.log, web-demo.log, tick-demo.log, tail-demo.log
+Ctrl-C stops the demo (the database keeps running: make down stops it).""", flush=True)
+        limit = float(os.environ.get("VOYAGER_DEMO_SECONDS") or 0)
+        started = last = time.monotonic()
+        while not stop["now"] and (not limit or time.monotonic() - started < limit):
+            if time.monotonic() - last >= 30:           # what the tail did, a line every 30 s
+                last = time.monotonic()
+                with db.connect(cfg) as conn:
+                    row = conn.execute(
+                        "SELECT (SELECT count(*) FROM voyager.releases), "
+                        "(SELECT count(*) FROM voyager.releases WHERE settled_at IS NULL), "
+                        "(SELECT coalesce(sum(headers), 0) FROM voyager.range_batches "
+                        "  WHERE stored_at > now() - interval '1 minute'), "
+                        "(SELECT coalesce(sum(end_article - next_article + 1), 0) FROM voyager.ranges "
+                        "  WHERE status IN ('planned', 'leased') AND priority <= voyager.setting_int('tail_priority'))"
+                    ).fetchone()
+                print(json.dumps(dict(zip(("releases", "provisional", "headers_last_minute", "tail_backlog"),
+                                          (int(v) for v in row)))), flush=True)
+            if any(c.poll() is not None for c in children):
+                dead = [c.args for c in children if c.poll() is not None]
+                raise RuntimeError(f"a demo process stopped: {dead[0]} (see its log under {cfg.home})")
+            time.sleep(1)
+        return 0
+    finally:
+        for child in reversed(children):        # the tail worker first: it writes its lease end
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in reversed(children):
+            try:
+                child.wait(60)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 SIM_VERBS = {
