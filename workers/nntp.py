@@ -975,11 +975,13 @@ def call(conn: NntpConnection, fn: Callable[[], T], *, retries: int | None = Non
             sleep(0 if immediate else backoff.next())
 
 
-def fetch_overview(conn: NntpConnection, group: str, first: int, last: int, mode: str | None = None) -> bytes:
+def fetch_overview(conn: NntpConnection, group: str, first: int, last: int, mode: str | None = None,
+                   cuts: int = 0) -> bytes:
     """conn.over() made reliable: reconnects as call() does; a cut compressed
     reply is asked again (config.cut_retries times), then in plain mode (the
-    provider cuts the same reply the same way)."""
-    state = {"mode": mode, "cuts": 0}
+    provider cuts the same reply the same way). cuts: those already seen
+    (a spooled reply that did not inflate)."""
+    state = {"mode": mode, "cuts": cuts}
 
     def attempt() -> bytes:
         while True:
@@ -999,7 +1001,7 @@ def fetch_overview_raw(conn: NntpConnection, group: str, first: int, last: int) 
     try:
         return call(conn, lambda: conn.over_raw(group, first, last))
     except OverviewCutShort:
-        return Overview(TEXT, fetch_overview(conn, group, first, last))
+        return Overview(TEXT, fetch_overview(conn, group, first, last, cuts=1))
 
 
 def chunk_requests(first: int, last: int, chunk_articles: int = CHUNK_ARTICLES) -> list[tuple[int, int]]:

@@ -176,8 +176,8 @@ class Fetcher:
         if self.pool is None:
             raise RuntimeError(f"{group} {first}-{last}: not in the corpus and no news server configured")
         with self.pool.connection() as conn:
-            if (group, first, last) in self.inflated:
-                got = Overview(TEXT, fetch_overview(conn, group, first, last))
+            if (group, first, last) in self.inflated:    # its compressed reply was cut short once
+                got = Overview(TEXT, fetch_overview(conn, group, first, last, cuts=1))
             else:
                 got = fetch_overview_raw(conn, group, first, last)
         return self.spool.put(group, first, last, got.data, got.kind)

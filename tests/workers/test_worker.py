@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import psycopg
@@ -157,3 +158,44 @@ def test_faults_and_an_account_smaller_than_asked(corpus, reference, conn, poole
         stats = srv.server.stats
     assert 0 < stats["peak_open"] <= 3, stats
     same_as_reference(conn, corpus, reference)
+
+
+def test_spooled_replies_inflate_once_and_a_cut_one_is_fetched_again(corpus, tmp_path):
+    """The fetch path without the database: compressed replies are spooled as
+    their zlib stream (.szz, 5x smaller than the text) and inflated on the text
+    thread; one that does not inflate (cut short) is fetched again, the client
+    inflating, and the window gets the exact lines."""
+    from types import SimpleNamespace
+
+    from workers.nntp import NntpConfig, NntpPool, chunk_requests
+    from workers.worker import Fetcher, LaneWorker, Spool
+
+    c = Corpus(corpus)
+    group = c.group_names()[0]
+    r = c.ranges(group)[0]
+    reqs = chunk_requests(r.start, r.end, CHUNK)
+    want = {(a, b): b"".join(x + b"\r\n" for x in c.lines(group, a, b)) for a, b in reqs}
+    with run_in_thread(corpus, ServerOptions()) as srv:
+        pool = NntpPool(NntpConfig(host="127.0.0.1", port=srv.port, connections=2, timeout=15))
+        spool = Spool(tmp_path / "spool", 1 << 30)
+        fetcher = Fetcher(pool, spool, 2)
+        lw = LaneWorker.__new__(LaneWorker)
+        lw.fetcher, lw.spool, lw.corpus_dir, lw.chunk_articles = fetcher, spool, None, CHUNK
+        lw.stopping, lw.keeper = False, SimpleNamespace(lost=False)
+        lw.stats, lw.cpu = {"chunks_fetched_again": 0, "chunks_from_corpus": 0}, {"window": 0.0, "store": 0.0}
+        # the second chunk's reply arrives cut short (as a .szz that does not inflate)
+        cut = reqs[1]
+        whole = zlib.compress(want[cut])
+        spool.put(group, *cut, whole[:len(whole) // 2], "zlib-stuffed")
+        try:
+            got = list(lw.chunks(group, r.start, r.end, r.start))
+            suffixes = sorted({p.suffix for p in spool.root.rglob("*") if p.is_file()})
+        finally:
+            fetcher.close()
+            pool.close()
+    assert [(a, b) for a, b, _ in got] == reqs and len(reqs) > 2
+    for a, b, text in got:
+        assert bytes(text) == want[a, b], (a, b)
+    assert lw.stats["chunks_fetched_again"] == 1 and (group, *cut) in fetcher.inflated
+    assert suffixes == [".ov", ".szz"]          # the cut chunk fetched again as text, the others as they came
+    assert lw.cpu["inflate"] > 0 and lw.wall["text_wait"] >= 0
