@@ -40,9 +40,11 @@ RECV_BYTES = 1 << 18
 # A reply's bytes land in one preallocated buffer (recv_into): a megabyte
 # costs a few Python operations, so fetch threads rarely want the GIL while
 # the window holds it. Grown by doubling when less than RECV_ROOM is free;
-# kept for the connection's next reply up to BULK_KEEP.
+# kept for the connection's next reply up to BULK_KEEP (a compressed
+# 100,000-line chunk is ~5.5 MB; plain ones, ~25 MB, get a buffer each), and
+# let go when the connection closes.
 BULK_BYTES = 8 << 20
-BULK_KEEP = 64 << 20
+BULK_KEEP = 8 << 20
 RECV_ROOM = 1 << 20
 # Overview modes, best first. gzip-term first: its end is inside the stream.
 MODES = ("gzip-term", "gzip", "xzver", "deflate", "plain")
@@ -411,6 +413,7 @@ class NntpConnection:
                 self.sock.close()
         self.sock = None
         self._buf.clear()
+        self._big = None
         self._inflater = self._deflater = None
         self.gzip, self.deflate, self.group_name = None, False, None
 

@@ -142,7 +142,7 @@ class Fetcher:
     server sends the lines as one zlib stream (nntp.RAW_MODES); a chunk that
     did not inflate is fetched again with the client inflating (`inflated`).
     A chunk's text (the spool file read, inflated) is made on a thread of its
-    own one chunk ahead of the window (text()); its CPU is text_cpu."""
+    own ahead of the window (text()); its CPU is text_cpu."""
 
     def __init__(self, pool: NntpPool | None, spool: Spool, threads: int):
         self.pool = pool
@@ -443,11 +443,11 @@ class LaneWorker:
         """(first, last, text) of resume..end in article order: from the corpus when
         it holds the range, else from the spool as the fetcher fills it. A chunk's
         text (read, inflated once) is made on the fetcher's text thread while the
-        window reads the chunks before it (TEXTS_AHEAD). A chunk whose fetch failed (cut short
-        past the retries, dropped, refused) or whose spooled reply does not
-        inflate (cut short) is fetched again, the latter with the client
-        inflating, up to CHUNK_TRIES times with backoff; the window is kept
-        (nothing of it was fed)."""
+        window reads the chunks before it (TEXTS_AHEAD of them). A chunk whose
+        fetch failed (cut short past the retries, dropped, refused) or whose
+        spooled reply does not inflate (cut short) is fetched again, the latter
+        with the client inflating, up to CHUNK_TRIES times with backoff; the
+        window is kept (nothing of it was fed)."""
         fetcher = self.fetcher
         wall = self.wall_seconds()
 
@@ -456,7 +456,7 @@ class LaneWorker:
 
         from_corpus = self.in_corpus(name, start, end)
         if from_corpus:
-            jobs = [(c.first, c.last, lambda c=c: inflate_text(c.read(), ZLIB))
+            jobs = [(c.first, c.last, lambda c=c: scan.inflate(c.read()))
                     for c in Corpus(self.corpus_dir).chunks(name, resume, end)]
         else:
             jobs = [(a, b, lambda a=a, b=b: fetcher.spooled_text(name, a, b, stopping))
