@@ -129,7 +129,8 @@ def inflate_text(data: bytes, kind: str) -> bytes:
         raise OverviewCutShort(f"spooled reply does not inflate: {e}") from e
     if text and not text.endswith(b"\n"):
         raise OverviewCutShort("spooled reply inflates to a partial last line")
-    return unstuff(text) if kind == ZLIB_STUFFED else text
+    # a line that starts with "." looked for without the GIL (the window's thread wants it)
+    return unstuff(text) if kind == ZLIB_STUFFED and scan.stuffed(text) else text
 
 
 def read_spooled(path: Path) -> bytes:

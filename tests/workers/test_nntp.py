@@ -561,3 +561,10 @@ def test_ydecode_undoes_every_escape():
     assert odd.translate(_YTABLE) != data
     block = b"=ybegin line=128 size=3 name=x\r\n" + odd + b"\r\n=yend size=3 crc32=%08x\r\n" % zlib.crc32(data)
     assert ydecode(block) == data
+
+
+def test_scan_stuffed_finds_a_line_that_starts_with_a_dot():
+    from ext import scan
+    for text, want in ((b"", False), (b".x\r\n", True), (b"1\tx\r\n.2\r\n", True), (b"1\tx.\r\n2\r\n", False),
+                       (b"1\r\n", False), (b"1\r\n.", True), (bytearray(b"1\r\n2\r\n..3\r\n"), True)):
+        assert scan.stuffed(text) is want, text
