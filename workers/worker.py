@@ -535,7 +535,7 @@ class LaneWorker:
             t = time.thread_time() - t
             self.cpu["window"] += t
             self.cpu["window_ranges"] = self.cpu.get("window_ranges", 0.0) + t   # without the lease ends
-            lines = window.lines - seen     # the lines it read (a count of LFs is 2.5 ms a MB here)
+            lines = window.lines - seen     # the lines it read (counting LFs: ~13 ms a 25 MB chunk)
             t = time.thread_time()
             w = time.monotonic()
             try:
