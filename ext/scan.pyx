@@ -303,6 +303,32 @@ try:
 except ImportError:  # pragma: no cover - the package is a dependency
     _deflate = None
 
+def stuffed(text):
+    """Whether a line of the text (bytes or bytearray) starts with '.', as
+    dot-stuffed lines do: looked for without the GIL (a 25 MB chunk's search
+    held by a fetch thread would stall the window's thread that long)."""
+    cdef const unsigned char[::1] view = text
+    cdef Py_ssize_t n = view.shape[0]
+    cdef const unsigned char* p
+    cdef const unsigned char* q
+    cdef const unsigned char* end
+    cdef bint found = False
+    if n == 0:
+        return False
+    p = &view[0]
+    end = p + n
+    with nogil:
+        found = p[0] == 46
+        q = p
+        while not found:
+            q = <const unsigned char*>memchr(q, 10, end - q)
+            if q == NULL or q + 1 >= end:
+                break
+            q += 1
+            found = q[0] == 46
+    return found
+
+
 # libdeflate wants the output size up front; overview text deflates by a
 # steady ratio, so the last chunk's ratio (with a little room) is the guess.
 _ratio = [7.0]

@@ -37,9 +37,25 @@ from typing import Callable, Iterator, NamedTuple, TypeVar
 CRLF = b"\r\n"
 CHUNK_ARTICLES = 100_000           # voyager.settings chunk_articles, the grid's default
 RECV_BYTES = 1 << 18
+# A reply's bytes land in one preallocated buffer (recv_into): a megabyte
+# costs a few Python operations, so fetch threads rarely want the GIL while
+# the window holds it. Grown by doubling when less than RECV_ROOM is free;
+# kept for the connection's next reply up to BULK_KEEP (a compressed
+# 100,000-line chunk is ~5.5 MB; plain ones, ~25 MB, get a buffer each), and
+# let go when the connection closes.
+BULK_BYTES = 8 << 20
+BULK_KEEP = 8 << 20
+RECV_ROOM = 1 << 20
 # Overview modes, best first. gzip-term first: its end is inside the stream.
 MODES = ("gzip-term", "gzip", "xzver", "deflate", "plain")
 COMPRESSED = frozenset(MODES) - {"plain"}
+# Modes whose payload is one zlib stream of the lines: over_raw() hands it on
+# as it came (the spool keeps it so, the window's thread inflates it once).
+RAW_MODES = ("gzip", "xzver")
+# What over_raw() returns, by kind:
+TEXT = "text"                      # the lines as the window takes them (over()'s blob)
+ZLIB = "zlib"                      # a zlib stream of the lines as they are (XZVER; a corpus chunk)
+ZLIB_STUFFED = "zlib-stuffed"      # a zlib stream of the dot-stuffed lines (XFEATURE COMPRESS GZIP)
 # What a refusal says when it means "full", not "wrong password".
 _BUSY = re.compile(rb"too many|connection|limit|maximum|slot|session|busy|try again|later", re.I)
 _AUTH = re.compile(rb"auth|password|user|credential|login", re.I)
@@ -49,6 +65,9 @@ _AUTH = re.compile(rb"auth|password|user|credential|login", re.I)
 _DENIED = re.compile(rb"permission|denied|not allowed|forbidden", re.I)
 _DATE_SHAPE = b"111 99999999999999\r\n"
 _DATE_REPLY = re.compile(rb"111 (\d{14})\r\n")
+# A reply's dot line and the answer to the DATE sent behind it, at the end of
+# what came (a server without DATE answers 500-503: the end all the same)
+_REPLY_THEN_DATE = re.compile(rb"\.\r\n(?:111 \d{14}|50[0-3][^\r\n]{0,200})\r\n")
 
 T = TypeVar("T")
 
@@ -225,6 +244,24 @@ _YTABLE = bytes((i - 42) & 0xFF for i in range(256))
 _YKEY = re.compile(rb"\b(size|crc32|pcrc32)=([0-9A-Fa-f]+)")
 
 
+# The escapes yEnc encoders write: "=" and the critical character plus 64 (NUL,
+# LF, CR and "=" always; TAB, space and "." at a line's start or end)
+_YPAIRS = tuple((b"=" + bytes(((c + 64) & 0xFF,)), bytes((c,))) for c in (0, 10, 13, 9, 32, 46))
+
+
+def _yunescape(payload: bytes) -> bytes:
+    """yEnc's escapes undone (before the -42): a few C-speed replaces, "=}"
+    (the escaped "=") last so that no "=" it makes pairs with what follows;
+    an escape of any other character takes the general, slower way."""
+    if b"=" not in payload:
+        return payload
+    for pair, c in _YPAIRS:
+        payload = payload.replace(pair, c)
+    if payload.count(b"=") == payload.count(b"=}"):
+        return payload.replace(b"=}", b"=")
+    return re.sub(rb"=(.)", lambda m: _YESC[m.group(1)], payload, flags=re.S)
+
+
 def _ykeys(line: bytes) -> dict[bytes, bytes]:
     return {k: v for k, v in _YKEY.findall(line)}
 
@@ -246,9 +283,7 @@ def ydecode(block: bytes) -> bytes:
         if at < pos - 2:
             raise OverviewCutShort("XZVER reply has no =yend")
     end = _ykeys(block[at + 2:].split(CRLF, 1)[0])
-    payload = block[pos:at].replace(CRLF, b"")
-    if b"=" in payload:
-        payload = re.sub(rb"=(.)", lambda m: _YESC[m.group(1)], payload, flags=re.S)
+    payload = _yunescape(block[pos:at].replace(CRLF, b""))
     data = payload.translate(_YTABLE)
     size = end.get(b"size")
     if size is not None and int(size) != len(data):
@@ -308,6 +343,13 @@ class GroupInfo(NamedTuple):
     high: int
 
 
+class Overview(NamedTuple):
+    """over_raw()'s answer: kind TEXT (the lines), ZLIB or ZLIB_STUFFED (a
+    zlib stream of them, as the server sent it, not yet inflated)."""
+    kind: str
+    data: bytes
+
+
 # -- the connection ------------------------------------------------------------------------------
 
 class NntpConnection:
@@ -320,6 +362,7 @@ class NntpConnection:
         self.config = config or NntpConfig.from_env()
         self.sock: socket.socket | None = None
         self._buf = bytearray()
+        self._big: bytearray | None = None   # _fill's buffer, reused from reply to reply
         self._inflater = None            # COMPRESS DEFLATE, both ways
         self._deflater = None
         self.capabilities: dict[str, list[str]] | None = None   # None: the server has no CAPABILITIES
@@ -389,6 +432,7 @@ class NntpConnection:
                 self.sock.close()
         self.sock = None
         self._buf.clear()
+        self._big = None
         self._inflater = self._deflater = None
         self.gzip, self.deflate, self.group_name = None, False, None
 
@@ -533,22 +577,69 @@ class NntpConnection:
         self._send(text)
         return self._status()
 
+    def _fill(self, done: Callable[[bytearray, int], int]) -> tuple[bytearray, int]:
+        """Reads until done(buf, n) (the first n bytes of buf came) gives the
+        length of the reply (>= 0), into one preallocated buffer with
+        recv_into: a megabyte is a few Python operations, so a fetch thread
+        seldom wants the GIL (the window's thread holds it while it reads
+        lines). Returns the buffer and the reply's length; what came after
+        it goes back to the conversation. The buffer is this connection's
+        and is reused: the caller copies out what it keeps at once."""
+        pending = self._buf
+        if self._inflater is not None:    # COMPRESS DEFLATE: the bytes come inflated, through _recv
+            while (end := done(pending, len(pending))) < 0:
+                pending += self._recv()
+            with memoryview(pending) as view:
+                out = bytearray(view[:end])
+            del pending[:end]
+            return out, end
+        big = self._big
+        n = len(pending)
+        if big is None or len(big) < max(BULK_BYTES, 2 * n):
+            big = bytearray(max(BULK_BYTES, 2 * n))
+        self._big = None                   # in use (a failure drops it)
+        big[:n] = pending                  # as long as pending: copied in place
+        pending.clear()
+        sock = self.sock
+        while (end := done(big, n)) < 0:
+            if len(big) - n < RECV_ROOM:
+                big += bytes(len(big))
+            if sock is None:
+                raise NntpConnectionLost("not connected")
+            try:
+                got = sock.recv_into(memoryview(big)[n:])
+            except TimeoutError as e:
+                self.close(quit=False)
+                raise NntpTimeout(f"no answer within {self.config.timeout:g} s") from e
+            except OSError as e:
+                self.close(quit=False)
+                raise NntpConnectionLost(str(e)) from e
+            if not got:
+                self.close(quit=False)
+                raise NntpConnectionLost("connection closed by the server")
+            n += got
+            self.wire_bytes += got
+        if n > end:
+            self._buf += memoryview(big)[end:n]
+        if len(big) <= BULK_KEEP:
+            self._big = big
+        return big, end
+
     def _read_block(self) -> bytes:
         """A multi-line body up to its terminating dot line (still dot-stuffed)."""
-        buf = self._buf
         scanned = 0
-        while True:
-            if buf[:3] == b".\r\n":
-                del buf[:3]
-                return b""
-            i = buf.find(b"\r\n.\r\n", max(0, scanned - 4))
-            if i >= 0:
-                with memoryview(buf) as view:
-                    body = bytes(view[:i + 2])     # one copy (a bytearray slice would be two)
-                del buf[:i + 5]
-                return body
-            scanned = len(buf)
-            buf += self._recv()
+
+        def done(buf: bytearray, n: int) -> int:
+            nonlocal scanned
+            if n >= 3 and buf[0] == 46 and buf[1] == 13 and buf[2] == 10:    # b".\r\n": empty
+                return 3
+            i = buf.find(b"\r\n.\r\n", max(0, scanned - 4), n)
+            scanned = n
+            return -1 if i < 0 else i + 5
+
+        buf, end = self._fill(done)
+        with memoryview(buf) as view:
+            return bytes(view[:end - 3])       # one copy, without the dot line
 
     def _refused(self, code: int, line: bytes, what: str) -> NntpReplyError:
         """The error for an unexpected answer to a data command."""
@@ -677,6 +768,27 @@ class NntpConnection:
             if self._buf:
                 self._buf = bytearray(self._inflater.decompress(bytes(self._buf)))
 
+    def _ask(self, use: str, group: str, first: int, last: int) -> bool:
+        """The overview command for first..last in mode `use`: True when its
+        body follows (224), False when the range holds none (420, 423)."""
+        self._prepare(use)
+        self._select(group)
+        if use == "xzver":
+            code, line = self._cmd(f"XZVER {first}-{last}")
+        else:
+            # the compressed extensions are defined on XOVER
+            verb = "OVER" if (self.gzip is None and self.capabilities is not None
+                              and "OVER" in self.capabilities) else "XOVER"
+            code, line = self._cmd(f"{verb} {first}-{last}")
+        if code in (420, 423):
+            return False
+        if code != 224:
+            err = self._refused(code, line, f"overview {group} {first}-{last} ({use})")
+            if isinstance(err, NntpUnsupported) and use != "plain":
+                self._drop_mode(use)
+            raise err
+        return True
+
     def over(self, group: str, first: int, last: int, mode: str | None = None) -> bytes:
         """The overview lines of articles first..last of a group as one blob:
         CRLF-ended lines as the server stores them, no dot-stuffing, no dot
@@ -689,23 +801,9 @@ class NntpConnection:
             if use not in self.modes:
                 raise NntpUnsupported(500, f"{use} not offered (the server offers {', '.join(self.modes)})".encode())
             try:
-                self._prepare(use)
-                self._select(group)
-                if use == "xzver":
-                    code, line = self._cmd(f"XZVER {first}-{last}")
-                else:
-                    # the compressed extensions are defined on XOVER
-                    verb = "OVER" if (self.gzip is None and self.capabilities is not None
-                                      and "OVER" in self.capabilities) else "XOVER"
-                    code, line = self._cmd(f"{verb} {first}-{last}")
-                if code in (420, 423):
+                if not self._ask(use, group, first, last):
                     self.last_mode = use
                     return b""
-                if code != 224:
-                    err = self._refused(code, line, f"overview {group} {first}-{last} ({use})")
-                    if isinstance(err, NntpUnsupported) and use != "plain":
-                        self._drop_mode(use)
-                    raise err
             except NntpUnsupported:
                 if mode is None and use != "plain":
                     continue                   # the next best mode
@@ -724,6 +822,72 @@ class NntpConnection:
                 raise
             self.last_mode = use
             return text
+
+    def over_raw(self, group: str, first: int, last: int) -> Overview:
+        """The overview of first..last as it came, not inflated: in the first
+        of RAW_MODES the server offers (XFEATURE COMPRESS GZIP without
+        TERMINATOR, then XZVER), a zlib stream of the lines (ZLIB_STUFFED:
+        dot-stuffed, as GZIP sends them; ZLIB: as they are), else over()'s
+        TEXT. Whoever reads it inflates it once (libdeflate); one that does
+        not inflate was cut short (Eweka) and is fetched again with
+        fetch_overview, which tells cuts on the wire."""
+        self._ensure()
+        while True:
+            use = next((m for m in RAW_MODES if m in self.modes), None)
+            if use is None:
+                return Overview(TEXT, self.over(group, first, last))
+            try:
+                if not self._ask(use, group, first, last):
+                    self.last_mode = use
+                    return Overview(TEXT, b"")
+            except NntpUnsupported:
+                self._drop_mode(use)
+                continue                       # the next mode
+            try:
+                got = self._read_xzver_raw() if use == "xzver" else self._read_gzip_raw()
+                self.last_mode = use
+                return got
+            except NntpError:
+                raise
+            except BaseException:
+                self.close(quit=False)
+                raise
+
+    def _read_gzip_raw(self) -> Overview:
+        """An XFEATURE COMPRESS GZIP reply (no TERMINATOR) as it came: a zlib
+        stream of the dot-stuffed lines, then the dot line. Its end on the
+        wire without inflating it: a DATE sent as the reply begins is
+        answered right after it, and nothing else is sent meanwhile, so the
+        reply ends where what came ends in b".\\r\\n" and the DATE answer.
+        (The bytes before it could be a reply cut at its first b".\\r\\n":
+        then it does not inflate, and it is fetched again.)"""
+        self._send("DATE")
+
+        def done(buf: bytearray, n: int) -> int:
+            if n >= 23 and buf[n - 1] == 10 and buf[n - 2] == 13:
+                m = _REPLY_THEN_DATE.search(buf, max(0, n - 224), n)
+                if m is not None and m.end() == n:
+                    return n
+            return -1
+
+        buf, n = self._fill(done)
+        end = buf.rfind(b"\r\n", 0, n - 2) + 2 - 3     # the reply without the answer and its dot line
+        with memoryview(buf) as view:
+            if end >= 2 and _zlib_header(view[:2]):
+                return Overview(ZLIB_STUFFED, bytes(view[:end]))
+            body = bytes(view[:max(0, end)])
+        return Overview(TEXT, unstuff(body))    # answered plainly after all
+
+    def _read_xzver_raw(self) -> Overview:
+        """An XZVER reply's yEnc decoded; a zlib payload as it came, any other
+        (raw deflate, gzip) inflated here."""
+        payload = ydecode(unstuff(self._read_block()))
+        if _zlib_header(payload):
+            return Overview(ZLIB, payload)
+        text = inflate_any(payload)
+        if text and not text.endswith(b"\n"):
+            raise OverviewCutShort("XZVER reply inflates to a partial last line")
+        return Overview(TEXT, text)
 
     def _read_xzver(self) -> bytes:
         text = inflate_any(ydecode(unstuff(self._read_block())))
@@ -842,11 +1006,13 @@ def call(conn: NntpConnection, fn: Callable[[], T], *, retries: int | None = Non
             sleep(0 if immediate else backoff.next())
 
 
-def fetch_overview(conn: NntpConnection, group: str, first: int, last: int, mode: str | None = None) -> bytes:
+def fetch_overview(conn: NntpConnection, group: str, first: int, last: int, mode: str | None = None,
+                   cuts: int = 0) -> bytes:
     """conn.over() made reliable: reconnects as call() does; a cut compressed
     reply is asked again (config.cut_retries times), then in plain mode (the
-    provider cuts the same reply the same way)."""
-    state = {"mode": mode, "cuts": 0}
+    provider cuts the same reply the same way). cuts: those already seen
+    (a spooled reply that did not inflate)."""
+    state = {"mode": mode, "cuts": cuts}
 
     def attempt() -> bytes:
         while True:
@@ -858,6 +1024,15 @@ def fetch_overview(conn: NntpConnection, group: str, first: int, last: int, mode
                     state["mode"] = "plain"
 
     return call(conn, attempt)
+
+
+def fetch_overview_raw(conn: NntpConnection, group: str, first: int, last: int) -> Overview:
+    """conn.over_raw() made reliable as call() makes it; a reply found cut
+    short here (an XZVER payload off its size or CRC) goes to fetch_overview."""
+    try:
+        return call(conn, lambda: conn.over_raw(group, first, last))
+    except OverviewCutShort:
+        return Overview(TEXT, fetch_overview(conn, group, first, last, cuts=1))
 
 
 def chunk_requests(first: int, last: int, chunk_articles: int = CHUNK_ARTICLES) -> list[tuple[int, int]]:

@@ -34,22 +34,26 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
 import psycopg
 
+from ext import scan
 from ext.window import Window
 from sim.corpus import Corpus, CorpusWriter
 from voyager.config import Config
-from workers.nntp import NntpConfig, NntpPool, chunk_requests, fetch_overview
+from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
+                          chunk_requests, fetch_overview, fetch_overview_raw, unstuff)
 from workers.store import Store
 
 log = logging.getLogger("voyager.worker")
 
 LEASE_LOST = "VY001"
 CHUNK_TRIES = 6
+TEXTS_AHEAD = 2          # chunks' texts made (read, inflated) ahead of the window: 2 x ~25 MB
 
 
 def connect(dsn: str) -> psycopg.Connection:
@@ -64,23 +68,40 @@ def settings(conn) -> dict[str, str]:
 
 # -- the spool -----------------------------------------------------------------------------------
 
+# A spool file's kind by its suffix: the overview text as the window takes it,
+# or the zlib stream a compressed reply carried, as it came (5x smaller),
+# inflated once when the window's turn comes (read_spooled)
+SUFFIXES = {TEXT: ".ov", ZLIB: ".zz", ZLIB_STUFFED: ".szz"}
+KINDS = {v: k for k, v in SUFFIXES.items()}
+
+
 class Spool:
-    """Fetched chunks on disk, one file a request: <root>/<group>/<first>-<last>.ov,
-    the overview text as the window takes it, written under a temporary name and
-    renamed (a file there is whole). A takeover's redo finds the dead holder's."""
+    """Fetched chunks on disk, one file a request: <root>/<group>/<first>-<last>
+    .ov (the overview text as the window takes it), .zz (a zlib stream of it)
+    or .szz (a zlib stream of its dot-stuffed lines), written under a temporary
+    name and renamed (a file there is whole). A takeover's redo finds the dead
+    holder's."""
 
     def __init__(self, root: Path, cap_bytes: int):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.cap = cap_bytes
         self._lock = threading.Lock()
-        self.used = sum(p.stat().st_size for p in self.root.rglob("*.ov"))
+        self.used = sum(p.stat().st_size for p in self.root.rglob("*") if p.suffix in KINDS)
 
-    def path(self, group: str, first: int, last: int) -> Path:
-        return self.root / group / f"{first}-{last}.ov"
+    def path(self, group: str, first: int, last: int, kind: str = TEXT) -> Path:
+        return self.root / group / f"{first}-{last}{SUFFIXES[kind]}"
 
-    def put(self, group: str, first: int, last: int, data: bytes) -> Path:
-        p = self.path(group, first, last)
+    def find(self, group: str, first: int, last: int) -> Path | None:
+        """The chunk's spool file, of whichever kind, when there is one."""
+        for kind in SUFFIXES:
+            p = self.path(group, first, last, kind)
+            if p.exists():
+                return p
+        return None
+
+    def put(self, group: str, first: int, last: int, data: bytes, kind: str = TEXT) -> Path:
+        p = self.path(group, first, last, kind)
         p.parent.mkdir(parents=True, exist_ok=True)
         tmp = p.with_name(f"{p.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_bytes(data)
@@ -90,31 +111,60 @@ class Spool:
         return p
 
     def drop(self, group: str, first: int, last: int) -> None:
-        p = self.path(group, first, last)
-        try:
-            n = p.stat().st_size
-            p.unlink()
-        except FileNotFoundError:
-            return
-        with self._lock:
-            self.used -= n
+        for kind in SUFFIXES:
+            p = self.path(group, first, last, kind)
+            try:
+                n = p.stat().st_size
+                p.unlink()
+            except FileNotFoundError:
+                continue
+            with self._lock:
+                self.used -= n
 
     @property
     def full(self) -> bool:
         return self.used >= self.cap
 
 
+def inflate_text(data: bytes, kind: str) -> bytes:
+    """The overview text of a chunk of this kind: a zlib stream inflated once
+    (libdeflate), a dot-stuffed one unstuffed. OverviewCutShort when it does
+    not inflate or inflates to a partial last line: a reply cut short."""
+    if kind == TEXT:
+        return data
+    try:
+        text = scan.inflate(data)
+    except zlib.error as e:
+        raise OverviewCutShort(f"spooled reply does not inflate: {e}") from e
+    if text and not text.endswith(b"\n"):
+        raise OverviewCutShort("spooled reply inflates to a partial last line")
+    # a line that starts with "." looked for without the GIL (the window's thread wants it)
+    return unstuff(text) if kind == ZLIB_STUFFED and scan.stuffed(text) else text
+
+
+def read_spooled(path: Path) -> bytes:
+    return inflate_text(path.read_bytes(), KINDS[path.suffix])
+
+
 class Fetcher:
-    """Chunks fetched ahead on threads of their own into the spool; a future per request."""
+    """Chunks fetched ahead on threads of their own into the spool; a future
+    per request. Compressed replies are spooled as they came where the
+    server sends the lines as one zlib stream (nntp.RAW_MODES); a chunk that
+    did not inflate is fetched again with the client inflating (`inflated`).
+    A chunk's text (the spool file read, inflated) is made on a thread of its
+    own ahead of the window (text()); its CPU is text_cpu."""
 
     def __init__(self, pool: NntpPool | None, spool: Spool, threads: int):
         self.pool = pool
         self.spool = spool
         self.exec = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="fetch")
+        self.texts = ThreadPoolExecutor(max_workers=1, thread_name_prefix="inflate")
         self.futures: dict[tuple[str, int, int], Future] = {}
+        self.inflated: set[tuple[str, int, int]] = set()    # fetched again: inflated by the client
         self.lock = threading.Lock()
         # overview replies by the mode they came in, bytes off the wire and inflated
         self.nntp = {"replies": {}, "wire_bytes": 0, "overview_bytes": 0}
+        self.text_cpu = 0.0
 
     def ensure(self, group: str, first: int, last: int) -> Future:
         key = (group, first, last)
@@ -132,24 +182,50 @@ class Fetcher:
             self.spool.drop(group, first, last)
 
     def _fetch(self, group: str, first: int, last: int) -> Path:
-        p = self.spool.path(group, first, last)
-        if p.exists():
+        p = self.spool.find(group, first, last)
+        if p is not None:
             return p
         if self.pool is None:
             raise RuntimeError(f"{group} {first}-{last}: not in the corpus and no news server configured")
         with self.pool.connection() as conn:
             wire = conn.wire_bytes
-            data = fetch_overview(conn, group, first, last)
+            if (group, first, last) in self.inflated:    # its compressed reply was cut short once
+                got = Overview(TEXT, fetch_overview(conn, group, first, last, cuts=1))
+            else:
+                got = fetch_overview_raw(conn, group, first, last)
             wire, mode = conn.wire_bytes - wire, conn.last_mode
         with self.lock:
             replies = self.nntp["replies"]
             replies[mode] = replies.get(mode, 0) + 1
             self.nntp["wire_bytes"] += wire
-            self.nntp["overview_bytes"] += len(data)
-        return self.spool.put(group, first, last, data)
+            self.nntp["overview_bytes"] += len(got.data)
+        return self.spool.put(group, first, last, got.data, got.kind)
+
+    def text(self, make, *args) -> Future:
+        """make(*args) on the text thread, its CPU counted in text_cpu."""
+        def run():
+            t = time.thread_time()
+            try:
+                return make(*args)
+            finally:
+                self.text_cpu += time.thread_time() - t
+        return self.texts.submit(run)
+
+    def spooled_text(self, group: str, first: int, last: int, stopping) -> bytes | None:
+        """The chunk's text once fetched (None when stopping() turns true while waiting)."""
+        fut = self.ensure(group, first, last)
+        while True:
+            try:
+                path = fut.result(timeout=1.0)
+                break
+            except FutureTimeout:
+                if stopping():
+                    return None
+        return read_spooled(path)
 
     def close(self) -> None:
         self.exec.shutdown(wait=False, cancel_futures=True)
+        self.texts.shutdown(wait=False, cancel_futures=True)
 
 
 # -- keeping the lease and the connection budget ---------------------------------------------------
@@ -482,53 +558,102 @@ class LaneWorker:
 
     def chunks(self, name: str, start: int, end: int, resume: int):
         """(first, last, text) of resume..end in article order: from the corpus when
-        it holds the range, else from the spool as the fetcher fills it."""
-        if self.in_corpus(name, start, end):
-            from ext import scan
+        it holds the range, else from the spool as the fetcher fills it. A chunk's
+        text (read, inflated once) is made on the fetcher's text thread while the
+        window reads the chunks before it (TEXTS_AHEAD of them). A chunk whose
+        fetch failed (cut short past the retries, dropped, refused) or whose
+        spooled reply does not inflate (cut short) is fetched again, the latter
+        with the client inflating, up to CHUNK_TRIES times with backoff; the
+        window is kept (nothing of it was fed)."""
+        fetcher = self.fetcher
+        wall = self.wall_seconds()
 
-            for c in Corpus(self.corpus_dir).chunks(name, resume, end):
-                self.stats["chunks_from_corpus"] += 1
-                yield c.first, c.last, scan.inflate(c.read())
-            return
-        for a, b in chunk_requests(resume, end, self.chunk_articles):
-            tries = 0
-            while True:
-                fut = self.fetcher.ensure(name, a, b)
-                try:
-                    while True:
-                        try:
-                            path = fut.result(timeout=1.0)
-                            break
-                        except FutureTimeout:
-                            if self.stopping or self.keeper.lost:
-                                return            # the batch in hand is stored; the lease end follows
-                    data = path.read_bytes()
-                    break
-                except Exception as e:          # cut short, dropped, refused: that chunk again
-                    tries += 1
-                    self.stats["chunks_fetched_again"] += 1
-                    self.fetcher.forget(name, a, b)
-                    if tries >= CHUNK_TRIES:
-                        raise
-                    log.warning("%s %d-%d: %s; fetching it again", name, a, b, e)
-                    time.sleep(min(10.0, 0.2 * 2 ** tries) * random.uniform(0.5, 1.0))
-            yield a, b, data
+        def stopping() -> bool:
+            return self.stopping or self.keeper.lost
+
+        from_corpus = self.in_corpus(name, start, end)
+        if from_corpus:
+            jobs = [(c.first, c.last, lambda c=c: scan.inflate(c.read()))
+                    for c in Corpus(self.corpus_dir).chunks(name, resume, end)]
+        else:
+            jobs = [(a, b, lambda a=a, b=b: fetcher.spooled_text(name, a, b, stopping))
+                    for a, b in chunk_requests(resume, end, self.chunk_articles)]
+        # the texts of the next TEXTS_AHEAD chunks are being made while the window reads
+        ahead = [fetcher.text(make) for _a, _b, make in jobs[:TEXTS_AHEAD]]
+        try:
+            for i, (a, b, make) in enumerate(jobs):
+                fut = ahead.pop(0)
+                tries = 0
+                while True:
+                    try:
+                        data = None
+                        waited = time.monotonic()
+                        while data is None:
+                            try:
+                                data = fut.result(timeout=1.0)
+                            except FutureTimeout:
+                                pass
+                            if data is None and (stopping() or fut.done()):
+                                return        # the batch in hand is stored; the lease end follows
+                        wall["text_wait"] += time.monotonic() - waited
+                        break
+                    except Exception as e:          # cut short, dropped, refused: that chunk again
+                        if from_corpus:
+                            raise
+                        tries += 1
+                        self.stats["chunks_fetched_again"] += 1
+                        if isinstance(e, OverviewCutShort):
+                            fetcher.inflated.add((name, a, b))
+                        fetcher.forget(name, a, b)
+                        if tries >= CHUNK_TRIES:
+                            raise
+                        log.warning("%s %d-%d: %s; fetching it again", name, a, b, e)
+                        time.sleep(min(10.0, 0.2 * 2 ** tries) * random.uniform(0.5, 1.0))
+                        fut = fetcher.text(make)
+                if i + TEXTS_AHEAD < len(jobs):
+                    ahead.append(fetcher.text(jobs[i + TEXTS_AHEAD][2]))
+                if from_corpus:
+                    self.stats["chunks_from_corpus"] += 1
+                self.cpu["inflate"] = fetcher.text_cpu
+                yield a, b, data
+        finally:
+            for fut in ahead:
+                fut.cancel()
+
+    def wall_seconds(self) -> dict:
+        """Wall seconds of the window's thread: in run_range, waiting for a
+        chunk's text, in store calls (bench e2e reports them)."""
+        if not hasattr(self, "wall"):
+            self.wall = {"ranges": 0.0, "text_wait": 0.0, "store": 0.0}
+        return self.wall
 
     def run_range(self, token, window: Window, name: str, rng) -> int:
+        began = time.monotonic()
+        try:
+            return self._run_range(token, window, name, rng)
+        finally:
+            self.wall_seconds()["ranges"] += time.monotonic() - began
+
+    def _run_range(self, token, window: Window, name: str, rng) -> int:
         range_id, start, end, resume, capture = rng
+        wall = self.wall_seconds()
         captured = []
         last_snapshot = self._last_snapshot
         for a, b, data in self.chunks(name, start, end, resume):
             t = time.thread_time()
+            seen = window.lines
             gc.disable()            # as the window's bench runs it: its records hold no cycles
             try:
                 window.feed(data, b)
                 batch = window.take_batch()
             finally:
                 gc.enable()
-            self.cpu["window"] += time.thread_time() - t
-            lines = data.count(b"\n")
+            t = time.thread_time() - t
+            self.cpu["window"] += t
+            self.cpu["window_ranges"] = self.cpu.get("window_ranges", 0.0) + t   # without the lease ends
+            lines = window.lines - seen     # the lines it read (counting LFs: ~13 ms a 25 MB chunk)
             t = time.thread_time()
+            w = time.monotonic()
             try:
                 self.store.store(token, range_id, resume, b + 1, lines, batch)
             except psycopg.Error as e:
@@ -536,6 +661,7 @@ class LaneWorker:
                     raise GroupLost(str(e).splitlines()[0]) from e
                 raise
             self.cpu["store"] += time.thread_time() - t
+            wall["store"] += time.monotonic() - w
             self.stats["headers"] += lines
             self.stats["batches"] += 1
             if self.stats["batches"] == int(os.environ.get("VOYAGER_TEST_PAUSE_AT_BATCH") or 0):

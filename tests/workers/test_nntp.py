@@ -21,9 +21,9 @@ from psycopg.types.json import Jsonb
 from sim.bench_server import synthetic_lines
 from sim.corpus import Corpus, CorpusWriter, line_number
 from sim.server import ServerOptions, run_in_thread
-from workers.nntp import (MODES, Backoff, NntpAuthError, NntpBusy, NntpConfig, NntpConnection, NntpError,
-                          NntpNoSuchGroup, NntpPool, OverviewCutShort, chunk_requests, fetch_overview,
-                          list_active, overview_chunks, sample_dates, unstuff)
+from workers.nntp import (MODES, TEXT, ZLIB, ZLIB_STUFFED, Backoff, NntpAuthError, NntpBusy, NntpConfig,
+                          NntpConnection, NntpError, NntpNoSuchGroup, NntpPool, OverviewCutShort, chunk_requests,
+                          fetch_overview, fetch_overview_raw, list_active, overview_chunks, sample_dates, unstuff)
 
 TEST = "alt.binaries.test"
 MISC = "alt.binaries.misc"
@@ -136,6 +136,79 @@ def test_the_default_prefers_compressed_modes_in_order(server, corpus):
         before = conn.wire_bytes
         text = conn.over(TEST, 1, 5000)
         assert conn.wire_bytes - before < len(text) / 3
+
+
+def inflated(got) -> bytes:
+    """What the worker's text thread makes of an over_raw() answer."""
+    from workers.worker import inflate_text
+    return bytes(inflate_text(got.data, got.kind))
+
+
+@pytest.mark.parametrize("mode, kind", [("gzip", ZLIB_STUFFED), ("xzver", ZLIB)])
+def test_raw_modes_hand_on_the_zlib_stream_as_it_came(server, corpus, mode, kind):
+    with NntpConnection(config(server, modes=(mode, "plain"))) as conn:
+        for first, last in SPANS:
+            got = conn.over_raw(TEST, first, last)
+            assert got.kind == kind and got.data[:1] == b"\x78"
+            assert inflated(got) == lines(corpus, TEST, first, last), (mode, first, last)
+        # a whole stored chunk: the chunk file itself, not inflated anywhere on the way
+        chunk = next(corpus.chunks(TEST, 1, 500))
+        assert conn.over_raw(TEST, 1, 500).data == chunk.read()
+        # the dot-stuffed line of a chunk comes back unstuffed
+        assert DOT_LINE + b"\r\n" in inflated(conn.over_raw(TEST, 1001, 1500))
+        assert conn.over_raw(TEST, 7000, 8000) == (TEXT, b"")
+        assert conn.over_raw(MISC, 4400, 6300).kind == kind
+        # the reply's end was found on the wire: the connection is in step
+        assert conn.date().year >= 2020 and conn.connects == 1
+        assert conn.over(TEST, 317, 3333) == lines(corpus, TEST, 317, 3333)
+
+
+@pytest.mark.parametrize("compression, want", [(("XFEATURE", "XZVER", "COMPRESS"), ZLIB_STUFFED),
+                                               (("XZVER", "COMPRESS"), ZLIB), (("COMPRESS",), TEXT), ((), TEXT)])
+def test_raw_prefers_gzip_then_xzver_and_falls_back_to_text(corpus, compression, want):
+    with serve(corpus, compression=compression) as h:
+        with NntpConnection(config(h)) as conn:
+            got = conn.over_raw(TEST, 317, 3333)
+            assert got.kind == want
+            assert inflated(got) == lines(corpus, TEST, 317, 3333)
+            assert conn.gzip == ("gzip" if want == ZLIB_STUFFED else None)
+            # the default over() still prefers gzip-term on the same connection
+            assert conn.over(TEST, 1, 5000) == lines(corpus, TEST, 1, 5000)
+
+
+def test_a_raw_reply_cut_short_does_not_inflate_and_is_fetched_again(corpus):
+    """The cut (Eweka) looks whole on the wire in GZIP without TERMINATOR; it is
+    found where the reply is inflated, and the chunk is asked for again with
+    fetch_overview, which tells cuts apart on the wire."""
+    with serve(corpus, compress_level=0, cut_short_rate=1.0) as h:
+        with NntpConnection(config(h, modes=("gzip", "plain"))) as conn:
+            got = fetch_overview_raw(conn, TEST, 1, 3000)
+            assert got.kind == ZLIB_STUFFED
+            with pytest.raises(OverviewCutShort):
+                inflated(got)
+            assert conn.date() and conn.connects == 1            # in step after the cut
+            assert fetch_overview(conn, TEST, 1, 3000) == lines(corpus, TEST, 1, 3000)
+
+
+def test_raw_replies_trickled_or_dropped_midway(corpus):
+    with serve(corpus, trickle=True, trickle_bytes=4000, trickle_pause=0.0005, seed=4) as h:
+        with NntpConnection(config(h, modes=("gzip", "xzver", "plain"))) as conn:
+            assert inflated(conn.over_raw(TEST, 1001, 2000)) == lines(corpus, TEST, 1001, 2000)
+            assert conn.date() and conn.connects == 1
+    with serve(corpus, drop_rate=0.5, seed=3) as h:
+        with NntpConnection(config(h, modes=("gzip", "plain"), retries=30)) as conn:
+            for first, last in SPANS:
+                assert inflated(fetch_overview_raw(conn, TEST, first, last)) == lines(corpus, TEST, first, last)
+            assert conn.connects > 1
+
+
+def test_the_simulator_indexes_chunks_before_listening(corpus):
+    with serve(corpus, index_chunks=True) as h:
+        ok = h.call(lambda: dict(h.server._stored_ok))
+    chunks = [c for g in (TEST, MISC) for c in corpus.chunks(g)]
+    assert set(ok) == {c.path for c in chunks}
+    # the chunk with a line that dot-stuffing changes is built, not sent as stored
+    assert [c.first for c in chunks if not ok[c.path]] == [1001]
 
 
 def test_a_plain_request_on_a_gzip_session_opens_a_plain_one(server, corpus):
@@ -462,3 +535,36 @@ def test_xzver_payloads_as_providers_send_them():
         ydecode(block.replace(b"crc32=", b"crc32=1"))
     with pytest.raises(OverviewCutShort, match="=yend"):
         ydecode(block[:len(block) // 2])
+
+
+def test_ydecode_undoes_every_escape():
+    """Every byte value, runs of the escaped ones, at line starts and ends, with
+    the encoder the simulator uses and the hand one; an escape of another
+    character (other encoders) takes the general way."""
+    import random
+    import zlib
+    from sim.server import _yenc_encode_py, yenc_block
+    from workers.nntp import _YTABLE, ydecode
+    rng = random.Random(7)
+    crit = bytes((214, 224, 227, 19, 223, 246, 4))     # +42: NUL, LF, CR, "=", TAB, space, "."
+    for n in (0, 1, 127, 128, 129, 5000):
+        data = bytes(rng.choice(crit) if rng.random() < 0.3 else rng.randrange(256) for _ in range(n))
+        data += bytes(range(256)) + crit * 3
+        assert ydecode(yenc_block(data, "x")) == data
+        enc = _yenc_encode_py(data)
+        block = (b"=ybegin line=128 size=%d name=x\r\n" % len(data) + enc + b"\r\n=yend size=%d crc32=%08x\r\n"
+                 % (len(data), zlib.crc32(data)))
+        assert ydecode(block) == data
+    # "=" before a character no encoder here escapes: decoded all the same
+    data = b"abc"
+    odd = b"=" + bytes(((data[0] + 42 + 64) & 0xFF,)) + bytes((c + 42) & 0xFF for c in data[1:])
+    assert odd.translate(_YTABLE) != data
+    block = b"=ybegin line=128 size=3 name=x\r\n" + odd + b"\r\n=yend size=3 crc32=%08x\r\n" % zlib.crc32(data)
+    assert ydecode(block) == data
+
+
+def test_scan_stuffed_finds_a_line_that_starts_with_a_dot():
+    from ext import scan
+    for text, want in ((b"", False), (b".x\r\n", True), (b"1\tx\r\n.2\r\n", True), (b"1\tx.\r\n2\r\n", False),
+                       (b"1\r\n", False), (b"1\r\n.", True), (bytearray(b"1\r\n2\r\n..3\r\n"), True)):
+        assert scan.stuffed(text) is want, text

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import psycopg
@@ -140,7 +141,7 @@ def test_two_workers_index_the_corpus_as_the_replay_does(corpus, reference, conn
         out = finish(worker(tmp_path, pooled_dsn, srv.port, "--threads", "2", "--until-idle"))
     assert out.count('"lane": "history"') == 2
     same_as_reference(conn, corpus, reference)
-    assert not list((tmp_path / "spool").rglob("*.ov")), "stored ranges leave no spool files"
+    assert not [p for p in (tmp_path / "spool").rglob("*") if p.is_file()], "stored ranges leave no spool files"
     # the spool was reported for voyager.status_spool, once for the machine (its lanes share the folder)
     assert conn.execute("SELECT count(DISTINCT node) FROM voyager.spool_reports").fetchone()[0] == 1
 
@@ -419,3 +420,44 @@ def test_a_tail_that_starts_first_leaves_two_halves_at_the_seam(corpus, referenc
     assert got[1] == before[1] | after[1]
     assert got[0] != reference[0], "uploads in flight at the seam: two halves here, one release in one replay"
     assert not keys(conn, "settled_at IS NULL")
+
+
+def test_spooled_replies_inflate_once_and_a_cut_one_is_fetched_again(corpus, tmp_path):
+    """The fetch path without the database: compressed replies are spooled as
+    their zlib stream (.szz, 5x smaller than the text) and inflated on the text
+    thread; one that does not inflate (cut short) is fetched again, the client
+    inflating, and the window gets the exact lines."""
+    from types import SimpleNamespace
+
+    from workers.nntp import NntpConfig, NntpPool, chunk_requests
+    from workers.worker import Fetcher, LaneWorker, Spool
+
+    c = Corpus(corpus)
+    group = c.group_names()[0]
+    r = c.ranges(group)[0]
+    reqs = chunk_requests(r.start, r.end, CHUNK)
+    want = {(a, b): b"".join(x + b"\r\n" for x in c.lines(group, a, b)) for a, b in reqs}
+    with run_in_thread(corpus, ServerOptions()) as srv:
+        pool = NntpPool(NntpConfig(host="127.0.0.1", port=srv.port, connections=2, timeout=15))
+        spool = Spool(tmp_path / "spool", 1 << 30)
+        fetcher = Fetcher(pool, spool, 2)
+        lw = LaneWorker.__new__(LaneWorker)
+        lw.fetcher, lw.spool, lw.corpus_dir, lw.chunk_articles = fetcher, spool, None, CHUNK
+        lw.stopping, lw.keeper = False, SimpleNamespace(lost=False)
+        lw.stats, lw.cpu = {"chunks_fetched_again": 0, "chunks_from_corpus": 0}, {"window": 0.0, "store": 0.0}
+        # the second chunk's reply arrives cut short (as a .szz that does not inflate)
+        cut = reqs[1]
+        whole = zlib.compress(want[cut])
+        spool.put(group, *cut, whole[:len(whole) // 2], "zlib-stuffed")
+        try:
+            got = list(lw.chunks(group, r.start, r.end, r.start))
+            suffixes = sorted({p.suffix for p in spool.root.rglob("*") if p.is_file()})
+        finally:
+            fetcher.close()
+            pool.close()
+    assert [(a, b) for a, b, _ in got] == reqs and len(reqs) > 2
+    for a, b, text in got:
+        assert bytes(text) == want[a, b], (a, b)
+    assert lw.stats["chunks_fetched_again"] == 1 and (group, *cut) in fetcher.inflated
+    assert suffixes == [".ov", ".szz"]          # the cut chunk fetched again as text, the others as they came
+    assert lw.cpu["inflate"] > 0 and lw.wall["text_wait"] >= 0
