@@ -1467,12 +1467,22 @@ cdef class Window:
     def flush(self):
         """The end of the data (a replay's last range): everything open is
         finished as it stands, albums closed."""
+        out = None
+        for batch in self.flush_batches(0):
+            out = batch
+        return out
+
+    def flush_batches(self, int max_releases=1000):
+        """flush() as batches of at most max_releases releases each (0: one
+        batch), so that a worker stores one while the next is made."""
         for key in list(self.files):
             self.place(self.files.pop(key))
         for rid in list(self.releases):
             self.finish(self.releases.pop(rid), True)   # nothing more will come: as good as settled
+            if max_releases and len(self.out_releases) + len(self.out_pending) >= max_releases:
+                yield self.take_batch()
         self.close_albums(True)
-        return self.take_batch()
+        yield self.take_batch()
 
     def snapshot(self):
         """The whole carried window, self-contained (the spool's live part included)."""

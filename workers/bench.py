@@ -27,7 +27,10 @@ from ext.window import Window
 from sim.corpus import Corpus
 
 
-def window_pass(chunks, group: str, priorities: dict) -> dict:
+def window_pass(chunks, group: str, priorities: dict, end: str = "lease") -> dict:
+    """One pass; end: "lease" (what is open written provisionally, as a lease
+    ends) or "flush" (the end of the data: everything finished, as a replay
+    or a worker with --flush-at-end ends)."""
     window = Window(group, priorities)
     releases = pending = 0
     gc.disable()          # as the worker runs it: the window's records hold no cycles
@@ -39,7 +42,7 @@ def window_pass(chunks, group: str, priorities: dict) -> dict:
         pending += len(batch["pending"])
     range_cpu = time.process_time() - start
     provisional = chunk_bytes = segments = 0
-    for batch in window.lease_end_batches():
+    for batch in (window.lease_end_batches() if end == "lease" else [window.flush()]):
         provisional += len(batch["releases"]) + len(batch["pending"])
         for rec in batch["releases"]:
             chunk_bytes += len(rec["chunk"])

@@ -500,10 +500,8 @@ class LaneWorker:
         stands (flush). Returns the resume point."""
         range_id = rng[0]
         at = self.resume_point(rng)
-        t = time.thread_time()
-        batches = [window.flush()] if final else list(window.lease_end_batches())
-        self.cpu["window"] += time.thread_time() - t
-        for b in batches:
+
+        def store(b) -> None:
             t = time.thread_time()
             try:
                 self.store.store(token, range_id, at, at, 0, b)
@@ -511,7 +509,25 @@ class LaneWorker:
                 if e.sqlstate == LEASE_LOST:
                     raise GroupLost(str(e).splitlines()[0]) from e
                 raise
-            self.cpu["store"] += time.thread_time() - t
+            finally:       # on the storing thread: counted apart from the window thread's store
+                self.cpu["lease_end_store"] = self.cpu.get("lease_end_store", 0.0) + time.thread_time() - t
+
+        # a batch is stored (the server's work, in another process) while the window
+        # makes the next; in order, one in flight, the first error raised here
+        batches = window.flush_batches() if final else window.lease_end_batches()
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lease-end") as storer:
+            in_flight = None
+            while True:
+                t = time.thread_time()
+                b = next(batches, None)
+                self.cpu["window"] += time.thread_time() - t
+                if b is None:
+                    break
+                if in_flight is not None:
+                    in_flight.result()
+                in_flight = storer.submit(store, b)
+            if in_flight is not None:
+                in_flight.result()
         return at
 
     def resume_point(self, rng) -> int:
