@@ -106,10 +106,12 @@ def pooled_dsn(pg_server, db_dsn):
 
 def worker(home: Path, dsn: str, port: int, *args: str, connections: int = 4, want: int | None = None,
            node: str = "w", flush: bool = True, env: dict | None = None) -> subprocess.Popen:
+    extra = env or {}
     env = dict(os.environ, VOYAGER_HOME=str(home), VOYAGER_POOLED_DSN=dsn, VOYAGER_NNTP_HOST="127.0.0.1",
-               VOYAGER_NNTP_PORT=str(port), VOYAGER_NNTP_CONNECTIONS=str(connections), **(env or {}))
+               VOYAGER_NNTP_PORT=str(port), VOYAGER_NNTP_CONNECTIONS=str(connections))
     env.pop("VOYAGER_DSN", None)
     env.pop("VOYAGER_CORPUS", None)
+    env.update(extra)
     if want is not None:
         env["VOYAGER_NNTP_WANT"] = str(want)
     return subprocess.Popen([sys.executable, "-m", "voyager.cli", "worker", *(["--flush-at-end"] if flush else []),
@@ -461,3 +463,46 @@ def test_spooled_replies_inflate_once_and_a_cut_one_is_fetched_again(corpus, tmp
     assert lw.stats["chunks_fetched_again"] == 1 and (group, *cut) in fetcher.inflated
     assert suffixes == [".ov", ".szz"]          # the cut chunk fetched again as text, the others as they came
     assert lw.cpu["inflate"] > 0 and lw.wall["text_wait"] >= 0
+
+
+def test_capture_ranges_go_into_the_corpus_and_are_read_back_without_the_server(
+        corpus, reference, conn, pooled_dsn, tmp_path, admin_dsn, template_db):
+    prepare(conn, corpus)
+    conn.execute("UPDATE voyager.ranges SET capture = true WHERE status = 'planned'")
+    captured = tmp_path / "captured"
+    with run_in_thread(corpus, ServerOptions()) as srv:
+        finish(worker(tmp_path / "a", pooled_dsn, srv.port, "--until-idle", env={"VOYAGER_CORPUS": str(captured)}))
+    same_as_reference(conn, corpus, reference)
+    # every range in the CORPUS.md layout (range.json written last), the lines as the server sent them
+    src = Corpus(corpus)
+    for g in src.group_names():
+        for r in src.ranges(g):
+            rdir = captured / g / f"{r.start}-{r.end}"
+            assert (rdir / "range.json").exists() and not list(rdir.glob("*.tmp"))
+            got = b"".join(zlib.decompress(p.read_bytes()) for p in sorted(
+                rdir.glob("*.zz"), key=lambda p: int(p.name.split("-")[0])))
+            want = b"".join(x + b"\r\n" for x in src.lines(g, r.start, r.end))
+            assert got == want, (g, r.start)
+    # the same catalog again from the captured corpus alone: the configured server does not exist
+    from tests.pgserver import free_port
+
+    name = f"voyager_capture_{os.getpid()}"
+    dsn = create_database(admin_dsn, name, template=template_db[0])
+    try:
+        with psycopg.connect(dsn, autocommit=True) as c:
+            prepare(c, corpus)
+            out = finish(worker(tmp_path / "b", dsn, free_port(), "--until-idle",
+                                env={"VOYAGER_CORPUS": str(captured)}))
+            assert '"chunks_from_corpus": 0' not in out
+            same_as_reference(c, corpus, reference)
+    finally:
+        drop_database(admin_dsn, name)
+
+
+def test_a_spool_without_room_still_indexes_range_by_range(corpus, reference, conn, pooled_dsn, tmp_path):
+    """VOYAGER_SPOOL_MB=0: nothing is fetched beyond the cursor's range, and that is enough."""
+    prepare(conn, corpus)
+    with run_in_thread(corpus, ServerOptions()) as srv:
+        finish(worker(tmp_path, pooled_dsn, srv.port, "--until-idle", env={"VOYAGER_SPOOL_MB": "0"}))
+    same_as_reference(conn, corpus, reference)
+    assert not [p for p in (tmp_path / "spool").rglob("*") if p.is_file()]
