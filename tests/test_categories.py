@@ -253,6 +253,95 @@ def test_every_answer_is_a_category(conn, name, groups, inner, spot):
     assert conn.execute("SELECT count(*) FROM voyager.categories WHERE id = %s", (got,)).fetchone()[0] == 1
 
 
+# Names at the edges of how category_of reads them: many words (looked up four at a
+# time, from the 17th on by a query), runs of separators, other characters (the
+# regex), a platform phrase, the hash test's word of 16 or more, the last words.
+EDGES = [
+    ("A.B.C.D.E.F.G.H.I.J.K.L.M.N.O.P.Q.R.XXX", 6070),                   # the 19th word
+    ("One.Two.Three.Four.Five.Six.Seven.Eight.Nine.Ten.Eleven.Twelve.Thirteen.Fourteen.Fifteen.Sixteen."
+     "Seventeen.2012.1080p.BluRay.x264-GRP", 2040),
+    ("Show - S01E02 - 720p HDTV", 5040),
+    ("Show__S01E02__720p..HDTV", 5040),
+    ("-Iron.Sky.2012.720p.WEB-DL-", 2080),
+    ("Iron.Sky.2012.1080p.BluRay.x264\u2013SPARKS", 2040),               # an en dash
+    ("\u00dcn\u00efc\u00f6d\u00e9.Title.2012.1080p.BluRay.x265-GRP", 2090),
+    ("Lining+Winter+Road+S02E03", 5050),
+    ("Cold.Case.(2019).GERMAN.DL.1080p.BluRay", 2010),
+    ("Artist-Title-(WEB)-2019-GRP", 3010),
+    ("Crimson Quest Xbox One", 1140),
+    ("Crimson Quest Wii U", 1130),
+    ("Crimson.Quest.3DS.Max.Edition", 8010),
+    ("Formula.1.Season.2024.Round.1.1080p", 5060),
+    ("A.Tool.Build.4169", 4010),
+    ("Magazine.Title.March.2021.PDF", 7010),
+    ("0123456789abcdef0123 a b c d e", 8020),
+    ("one two three four 0123456789abcdef", 8020),
+    ("abcdefghijklmnopqrst1 x", 8020),
+    ("aaaaaaaaaaaaaaaaaaaa", 8020),                                       # hex, too
+    ("...---___", 8010),
+    ("  ", 8010),
+]
+
+
+def test_names_at_the_edges(conn):
+    got = {name: category_of(conn, name) for name, _ in EDGES}
+    wrong = [(name, want, got[name]) for name, want in EDGES if got[name] != want]
+    assert not wrong, "\n".join(f"{n!r}: want {w}, got {g}" for n, w, g in wrong)
+
+
+@pytest.mark.parametrize("groups,want", [
+    (["alt.binaries.sounds..mp3"], 3010),
+    (["", "alt.binaries.x", "a.b.y"], 8010),
+    ([f"alt.binaries.{c}" for c in "abcdefghi"] + ["alt.binaries.games.nintendo.ds"], 1010),    # the 21st word
+    (["alt-binaries-nintendo-ds"], 1010),
+    (["alt_binaries_e-book_technical"], 7040),
+    (["ALT.BINARIES.TEEVEE"], 5050),
+    (["alt.binaries.alt.binaries.moovee"], 2020),
+    (["a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.erotica"], 6070),
+])
+def test_group_names_at_the_edges(conn, groups, want):
+    assert category_of(conn, PLAIN, groups) == want
+
+
+_tags = st.sampled_from(["S01E02", "1x05", "E12", "Season", "2", "1080p", "720p", "x264", "x265", "WEB", "DL", "BluRay",
+                         "HDTV", "XXX", "FLAC", "MP3", "EPUB", "PDF", "cbr", "PS3", "Wii", "U", "Xbox", "One", "x64",
+                         "CODEX", "GERMAN", "MULTi", "2019", "2024", "05", "01", "May", "VA", "v1", "2", "Build", "4169",
+                         "Formula", "1", "e", "Book", "anime", "docu", "0123456789abcdef01", "Iron", "Sky", "Road"])
+_seps = st.sampled_from([".", " ", "_", "-", " - ", "..", "(", ")", "[", "] ", "+", ", ", "\u2013", "~", "&"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(_tags, min_size=1, max_size=20), seps=st.lists(_seps, min_size=20, max_size=20))
+def test_any_separators_read_as_one(conn, words, seps):
+    """Runs of characters other than letters and digits are one separator, whichever
+    they are: a dotted name (three replace()) and the same words between any others
+    (the regex) get one category."""
+    dotted = ".".join(words)
+    mixed = "".join(w + seps[i] for i, w in enumerate(words))
+    assert category_of(conn, mixed) == category_of(conn, dotted)
+
+
+def test_the_word_sets_are_bits_of_their_maps(conn):
+    rows = conn.execute("SELECT map, bit_index, label, words FROM voyager.category_sets()").fetchall()
+    assert {r[0] for r in rows} == {"name", "console", "group"}
+    for m in ("name", "console", "group"):
+        bits = [r[1] for r in rows if r[0] == m]
+        labels = [r[2] for r in rows if r[0] == m]
+        assert sorted(bits) == list(range(len(bits))) and len(bits) <= 64, m
+        assert len(set(labels)) == len(labels), m
+    for _, _, label, words in rows:
+        assert words.split() and all(w.isalnum() and w == w.lower() for w in words.split()), label
+    # a set's mask: the OR of its words' masks in the map holds its bit
+    assert conn.execute("""SELECT bool_and((voyager.category_map(s.map) ->> w)::bigint & (1::bigint << s.bit_index) <> 0)
+                             FROM voyager.category_sets() s, unnest(string_to_array(s.words, ' ')) w""").fetchone()[0]
+    assert conn.execute("SELECT voyager.category_bits('web streamer')").fetchone()[0] == \
+        conn.execute("SELECT voyager.category_bits('web') | voyager.category_bits('streamer')").fetchone()[0]
+    with pytest.raises(psycopg.errors.RaiseException, match="not all of 'web nosuchset' are sets of the name map"):
+        conn.execute("SELECT voyager.category_bits('web nosuchset')")
+    with pytest.raises(psycopg.errors.RaiseException, match="sets of the group map"):
+        conn.execute("SELECT voyager.category_bits('web', 'group')")
+
+
 # -- recategorize ------------------------------------------------------------------
 
 def _release(conn, i: int, name: str, category, group_set_id: int, group_id: int, poster_id: int) -> int:

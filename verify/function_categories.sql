@@ -1,5 +1,11 @@
 -- Verify voyager:function_categories on pg
-SELECT has_function_privilege('voyager.word_set(text)', 'execute');
+SELECT has_function_privilege('voyager.category_sets()', 'execute');
+SELECT has_function_privilege('voyager.category_map(text)', 'execute');
+SELECT has_function_privilege('voyager.category_bits(text, text)', 'execute');
+SELECT has_function_privilege('voyager.word_bits(jsonb, text)', 'execute');
+SELECT has_function_privilege('voyager.word_mask(jsonb, text, text)', 'execute');
+SELECT has_function_privilege('voyager.word_mask_from(jsonb, text, text, integer)', 'execute');
+SELECT has_function_privilege('voyager.console_category(text)', 'execute');
 SELECT has_function_privilege('voyager.category_of(text, text[], text, integer)', 'execute');
 SELECT has_function_privilege('voyager.recategorize_batch(bigint, integer)', 'execute');
 SELECT 'voyager.recategorize(integer, bigint, bigint, bigint)'::regprocedure;
