@@ -164,10 +164,10 @@ def main(argv: list[str] | None = None) -> int:
             bouncer.stop()
     worker_cpu = (ru1.ru_utime + ru1.ru_stime) - (ru0.ru_utime + ru0.ru_stime)
     inflate = w.cpu.get("inflate", 0.0)
-    lease_end_store = w.cpu.get("lease_end_store", 0.0)      # its own thread, beside the window's flush
-    parts = {"window": w.cpu["window"], "inflate": inflate, "store": w.cpu["store"] + lease_end_store,
+    store_async = w.cpu.get("store_async", 0.0)      # the store thread, beside the window's
+    parts = {"window": w.cpu["window"], "inflate": inflate, "store": w.cpu["store"] + store_async,
              "worker_other": max(0.0, main_cpu - w.cpu["window"] - w.cpu["store"]),
-             "fetch": max(0.0, worker_cpu - main_cpu - inflate - lease_end_store),
+             "fetch": max(0.0, worker_cpu - main_cpu - inflate - store_async),
              "postgres": (pg1 - pg0) if pg0 is not None and pg1 is not None else None,
              "simulator": sim1 - sim0}
     total = sum(v for v in parts.values() if v)

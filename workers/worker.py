@@ -319,6 +319,8 @@ class LaneWorker:
         # a tail holder with nothing left asks again this often (VOYAGER_TAIL_POLL_SECONDS)
         self.tail_poll = float(os.environ.get("VOYAGER_TAIL_POLL_SECONDS") or 60)
         self._last_snapshot = time.monotonic()
+        self._storer: ThreadPoolExecutor | None = None    # the store thread: a batch in flight beside the window
+        self._in_flight: Future | None = None
         self.stats = {"headers": 0, "batches": 0, "groups": 0, "ranges": 0, "snapshots": 0,
                       "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0,
                       "lease_ends_held": 0}
@@ -510,7 +512,7 @@ class LaneWorker:
                     raise GroupLost(str(e).splitlines()[0]) from e
                 raise
             finally:       # on the storing thread: counted apart from the window thread's store
-                self.cpu["lease_end_store"] = self.cpu.get("lease_end_store", 0.0) + time.thread_time() - t
+                self.cpu["store_async"] = self.cpu.get("store_async", 0.0) + time.thread_time() - t
 
         # a batch is stored (the server's work, in another process) while the window
         # makes the next; in order, one in flight, the first error raised here
@@ -529,6 +531,29 @@ class LaneWorker:
             if in_flight is not None:
                 in_flight.result()
         return at
+
+    def store_async(self, token, range_id: int, first: int, nxt: int, headers: int, batch: dict) -> None:
+        """store_batch on the store thread (its CPU counted as store_async)."""
+        def run() -> None:
+            t = time.thread_time()
+            try:
+                self.store.store(token, range_id, first, nxt, headers, batch)
+            except psycopg.Error as e:
+                if e.sqlstate == LEASE_LOST:
+                    raise GroupLost(str(e).splitlines()[0]) from e
+                raise
+            finally:
+                self.cpu["store_async"] = self.cpu.get("store_async", 0.0) + time.thread_time() - t
+
+        if self._storer is None:
+            self._storer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._in_flight = self._storer.submit(run)
+
+    def drain_store(self) -> None:
+        """Waits for the batch in flight; its error is raised here."""
+        fut, self._in_flight = self._in_flight, None
+        if fut is not None:
+            fut.result()
 
     def resume_point(self, rng) -> int:
         return self.conn.execute("SELECT next_article FROM voyager.ranges WHERE id = %s", (rng[0],)).fetchone()[0]
@@ -651,9 +676,16 @@ class LaneWorker:
             self.wall_seconds()["ranges"] += time.monotonic() - began
 
     def _run_range(self, token, window: Window, name: str, rng) -> int:
-        range_id, start, end, resume, capture = rng
         wall = self.wall_seconds()
-        captured = []
+        captured: list = []
+        try:
+            resume = self._range_chunks(token, window, name, rng, wall, captured)
+        finally:
+            self.drain_store()          # nothing in flight once the range's loop is left, whatever ended it
+        return self._range_end(token, window, name, rng, resume, captured)
+
+    def _range_chunks(self, token, window: Window, name: str, rng, wall: dict, captured: list) -> int:
+        range_id, start, end, resume, capture = rng
         last_snapshot = self._last_snapshot
         for a, b, data in self.chunks(name, start, end, resume):
             t = time.thread_time()
@@ -668,31 +700,36 @@ class LaneWorker:
             self.cpu["window"] += t
             self.cpu["window_ranges"] = self.cpu.get("window_ranges", 0.0) + t   # without the lease ends
             lines = window.lines - seen     # the lines it read (counting LFs: ~13 ms a 25 MB chunk)
-            t = time.thread_time()
+            # the batch is stored on the store thread while the window reads the next chunk:
+            # one in flight, in order; what must follow a stored batch waits for it (drain)
             w = time.monotonic()
-            try:
-                self.store.store(token, range_id, resume, b + 1, lines, batch)
-            except psycopg.Error as e:
-                if e.sqlstate == LEASE_LOST:
-                    raise GroupLost(str(e).splitlines()[0]) from e
-                raise
-            self.cpu["store"] += time.thread_time() - t
+            self.drain_store()
             wall["store"] += time.monotonic() - w
+            self.store_async(token, range_id, resume, b + 1, lines, batch)
             self.stats["headers"] += lines
             self.stats["batches"] += 1
             if self.stats["batches"] == int(os.environ.get("VOYAGER_TEST_PAUSE_AT_BATCH") or 0):
+                self.drain_store()
                 self.test_hook("VOYAGER_TEST_PAUSE_AFTER_BATCH", name)
             resume = b + 1
             if capture and self.corpus_dir is not None and not self.in_corpus(name, start, end):
                 captured.append((a, b, data))
             if self.snapshot_every >= 0 and time.monotonic() - last_snapshot >= self.snapshot_every \
                     and resume <= end:
+                self.drain_store()           # a snapshot stands at a stored resume point
                 self.call("SELECT voyager.store_snapshot(%s, %s, %s)", (token, resume, window.snapshot()))
                 self.stats["snapshots"] += 1
                 last_snapshot = time.monotonic()
             if self.stopping or self.keeper.lost:
                 break
+        w = time.monotonic()
+        self.drain_store()
+        wall["store"] += time.monotonic() - w
         self._last_snapshot = last_snapshot
+        return resume
+
+    def _range_end(self, token, window: Window, name: str, rng, resume: int, captured: list) -> int:
+        range_id, start, end, _resume, capture = rng
         if self.keeper.lost:
             raise GroupLost("the lease was taken over")
         if resume <= end and not self.stopping:
