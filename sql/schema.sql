@@ -1629,6 +1629,7 @@ BEGIN
     SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
            (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
               LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = rel.category) AS category,
+           (SELECT pw.password FROM voyager.release_passwords pw WHERE pw.release_id = rel.id) AS password,
            c.chunk
       INTO r
       FROM voyager.releases rel
@@ -1639,7 +1640,7 @@ BEGIN
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
-    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, NULL);
+    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, r.password);
 END $$;
 
 

@@ -267,3 +267,20 @@ def test_two_probers_split_the_queue(conn, connect):
     second = _claim(b, "b", total)                 # not blocked by a's open claim, and never the same row
     a.execute("COMMIT")
     assert len(first) == 1 and first[0] not in second and len(second) == total - 1
+
+
+def test_the_nzb_carries_a_known_password(conn):
+    import nzb as nzb_pkg
+
+    p = an_upload()
+    token, rng = setup_range(conn, len(p.lines))
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(lines_of(p), len(p.lines))
+    Store(conn).store(token, rng["range_id"], 1, len(p.lines) + 1, len(p.lines), w.take_batch())
+    rid = conn.execute("SELECT id FROM voyager.releases WHERE name = 'Stored.Show.S01E01'").fetchone()[0]
+    assert nzb_pkg.Nzb.from_str(conn.execute("SELECT voyager.nzb(%s)", (rid,)).fetchone()[0]).meta.passwords == ()
+    # phase 2 found one: the NZB's meta says it, escaped
+    conn.execute("INSERT INTO voyager.release_passwords (release_id, status, password) VALUES (%s, 1, %s)",
+                 (rid, "s3cret <&> \"x\""))
+    parsed = nzb_pkg.Nzb.from_str(conn.execute("SELECT voyager.nzb(%s)", (rid,)).fetchone()[0])
+    assert parsed.meta.passwords == ('s3cret <&> "x"',)
