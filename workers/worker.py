@@ -24,6 +24,7 @@ file exists and no stop came (tests/workers/test_worker.py kills or stops it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import logging
@@ -306,6 +307,17 @@ class GroupLost(Exception):
     """The lease was taken over (VY001): the window goes, the new holder redoes."""
 
 
+@contextlib.contextmanager
+def lease_errors():
+    """A lost lease (VY001) from the database as GroupLost; other errors as they are."""
+    try:
+        yield
+    except psycopg.Error as e:
+        if e.sqlstate == LEASE_LOST:
+            raise GroupLost(str(e).splitlines()[0]) from e
+        raise
+
+
 # -- one lane ----------------------------------------------------------------------------------------
 
 class LaneWorker:
@@ -416,12 +428,12 @@ class LaneWorker:
 
     # -- one held group
     def call(self, sql: str, params=()):
-        try:
+        with lease_errors():
             return self.conn.execute(sql, params)
-        except psycopg.Error as e:
-            if e.sqlstate == LEASE_LOST:
-                raise GroupLost(str(e).splitlines()[0]) from e
-            raise
+
+    def store_batch(self, token, range_id: int, first: int, nxt: int, headers: int, batch: dict) -> None:
+        with lease_errors():
+            self.store.store(token, range_id, first, nxt, headers, batch)
 
     def work_group(self, token, gid: int, name: str) -> None:
         """Works the held group's ranges in article order through one window.
@@ -502,34 +514,20 @@ class LaneWorker:
         stands (flush). Returns the resume point."""
         range_id = rng[0]
         at = self.resume_point(rng)
-
-        def store(b) -> None:
-            t = time.thread_time()
-            try:
-                self.store.store(token, range_id, at, at, 0, b)
-            except psycopg.Error as e:
-                if e.sqlstate == LEASE_LOST:
-                    raise GroupLost(str(e).splitlines()[0]) from e
-                raise
-            finally:       # on the storing thread: counted apart from the window thread's store
-                self.cpu["store_async"] = self.cpu.get("store_async", 0.0) + time.thread_time() - t
-
         # a batch is stored (the server's work, in another process) while the window
-        # makes the next; in order, one in flight, the first error raised here
+        # makes the next, through the store thread: in order, one in flight
         batches = window.flush_batches() if final else window.lease_end_batches()
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="lease-end") as storer:
-            in_flight = None
+        try:
             while True:
                 t = time.thread_time()
                 b = next(batches, None)
                 self.cpu["window"] += time.thread_time() - t
                 if b is None:
                     break
-                if in_flight is not None:
-                    in_flight.result()
-                in_flight = storer.submit(store, b)
-            if in_flight is not None:
-                in_flight.result()
+                self.drain_store()
+                self.store_async(token, range_id, at, at, 0, b)
+        finally:
+            self.drain_store()
         return at
 
     def store_async(self, token, range_id: int, first: int, nxt: int, headers: int, batch: dict) -> None:
@@ -537,11 +535,7 @@ class LaneWorker:
         def run() -> None:
             t = time.thread_time()
             try:
-                self.store.store(token, range_id, first, nxt, headers, batch)
-            except psycopg.Error as e:
-                if e.sqlstate == LEASE_LOST:
-                    raise GroupLost(str(e).splitlines()[0]) from e
-                raise
+                self.store_batch(token, range_id, first, nxt, headers, batch)
             finally:
                 self.cpu["store_async"] = self.cpu.get("store_async", 0.0) + time.thread_time() - t
 
@@ -734,7 +728,7 @@ class LaneWorker:
             raise GroupLost("the lease was taken over")
         if resume <= end and not self.stopping:
             # nothing was posted in the rest of the range
-            self.store.store(token, range_id, resume, end + 1, 0, window.take_batch())
+            self.store_batch(token, range_id, resume, end + 1, 0, window.take_batch())
             resume = end + 1
         if resume > end:
             if captured and captured[0][0] == start:
