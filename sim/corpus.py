@@ -103,6 +103,10 @@ class Corpus:
             out.append({"name": name, "low": rs[0].start, "high": rs[-1].end, "priority": i})
         return out
 
+    def priorities(self) -> dict[str, int]:
+        """Each group's priority number (the owner rule's): groups.json's, else its place."""
+        return {g["name"]: g.get("priority", i) for i, g in enumerate(self.groups(), 1)}
+
     # -- ranges and chunks --------------------------------------------------
     def ranges(self, group: str) -> list[RangeInfo]:
         """The group's complete ranges in article order."""

@@ -28,7 +28,6 @@ import email.utils
 import json
 import math
 import random
-from concurrent.futures import ThreadPoolExecutor
 from math import log as ln
 import sys
 import time

@@ -34,8 +34,7 @@ def line_kind(fields: list[bytes]) -> str:
 
 def corpus_stats(root) -> dict:
     corpus = Corpus(root)
-    groups = corpus.groups()
-    priority = {g["name"]: g.get("priority", i) for i, g in enumerate(groups, 1)}
+    priority = corpus.priorities()
     kinds: Counter = Counter()
     lines = crossposted = owned_elsewhere = filtered = compressed = 0
     for name in corpus.group_names():

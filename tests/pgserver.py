@@ -9,21 +9,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
 
-from voyager.cluster import Cluster
+from voyager.cluster import Cluster, free_port  # noqa: F401 (tests import free_port from here)
 from voyager.config import pg_bindir
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _local_postgres() -> bool:

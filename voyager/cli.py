@@ -124,16 +124,10 @@ def cmd_demo(args, cfg: Config) -> int:
             key = (add(conn, "demo", "admin"),)
     api_key = key[0]
 
-    def free_port(env: str, default: int = 0) -> int:
-        port = int(os.environ.get(env) or default)
-        if port:
-            return port
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            return sock.getsockname()[1]
+    from voyager.cluster import free_port
 
-    nntp_port = free_port("VOYAGER_DEMO_NNTP_PORT")
-    web_port = free_port("VOYAGER_WEB_PORT", 8780)
+    nntp_port = int(os.environ.get("VOYAGER_DEMO_NNTP_PORT") or 0) or free_port()
+    web_port = int(os.environ.get("VOYAGER_WEB_PORT") or 8780)
     os.environ.update(VOYAGER_NNTP_HOST="127.0.0.1", VOYAGER_NNTP_PORT=str(nntp_port))
     os.environ.setdefault("VOYAGER_NNTP_CONNECTIONS", "8")
     children: list[subprocess.Popen] = []

@@ -10,6 +10,7 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,13 @@ from .config import pg_bindir
 
 SERVICE_USER = "postgres"
 
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on now (for a server about to start)."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
 
 def _as_service_user(cmd: list[str]) -> list[str]:
     if os.geteuid() == 0:

@@ -17,6 +17,20 @@ def connect(cfg: Config | None = None, *, pooled: bool = False, dsn: str | None 
     return psycopg.connect(dsn, autocommit=True, prepare_threshold=None if pooled else 5)
 
 
+def fresh_database(dsn: str, name: str) -> str:
+    """Drops and creates database `name` on dsn's server (through its
+    `postgres` database), deploys the schema, and returns its DSN: the
+    replay's --fresh and the benchmarks' scratch databases."""
+    from psycopg import sql
+
+    with psycopg.connect(psycopg.conninfo.make_conninfo(dsn, dbname="postgres"), autocommit=True) as c:
+        c.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    out = psycopg.conninfo.make_conninfo(dsn, dbname=name)
+    sqitch.run(out, "deploy")
+    return out
+
+
 def cluster(cfg: Config) -> Cluster:
     return Cluster(datadir=cfg.pgdata, port=cfg.port, host=cfg.host, user=cfg.user)
 

@@ -24,7 +24,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -32,6 +31,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import psycopg
+
+from voyager.cluster import free_port
 
 from . import bench_catalog
 
@@ -46,12 +47,6 @@ CATEGORY_PAGES = [
     "t=search&cat=4000,6000",
 ]
 TARGETS_MS = {"search_word": 50, "search_popular": 50, "category_page": 20, "get": 30}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -224,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, VOYAGER_WEB_DSN=dsn, VOYAGER_WEB_POOL="8",
                VOYAGER_WEB_COUNT_CACHE="0" if args.no_count_cache else "1")
     server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),

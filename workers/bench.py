@@ -70,7 +70,7 @@ def inflate_pass(chunks) -> float:
 def bench_window(root: str, group: str | None = None, repeat: int = 3) -> dict:
     corpus = Corpus(root)
     group = group or max(corpus.group_names(), key=lambda g: sum(r.lines for r in corpus.ranges(g)))
-    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    priorities = corpus.priorities()
     chunks = list(corpus.chunks(group))
     runs = [window_pass(chunks, group, priorities) for _ in range(max(1, repeat))]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

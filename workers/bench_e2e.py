@@ -32,50 +32,27 @@ import argparse
 import json
 import os
 import resource
-import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import psycopg
-from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from sim.corpus import Corpus
-from voyager import sqitch
+from voyager.cluster import free_port
 from voyager.config import Config
-
-
-def _proc_cpu(pid: int) -> float:
-    try:
-        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+from voyager.db import fresh_database
+from workers.cpu import proc_cpu, server_cpu
 
 
 def _postgres_cpu(cfg: Config) -> float | None:
+    """The local cluster's CPU (workers.cpu.server_cpu of its postmaster)."""
     try:
         master = int((cfg.pgdata / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
-    total = _proc_cpu(master)
-    for p in Path("/proc").iterdir():
-        if p.name.isdigit():
-            try:
-                stat = (p / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(stat[1]) == master:
-                total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return server_cpu(master)
 
 
 def _grid(corpus: Corpus) -> tuple[int, int]:
@@ -90,7 +67,7 @@ def window_only(corpus: Corpus, repeat: int) -> tuple[int, float, float]:
     window alone on the same chunks, the least CPU of `repeat` passes each."""
     from workers.bench import window_pass
 
-    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    priorities = corpus.priorities()
     headers, cpu, cpu_all = 0, 0.0, 0.0
     for g in corpus.group_names():
         chunks = list(corpus.chunks(g))
@@ -113,11 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     range_articles, chunk_articles = _grid(corpus)
 
     # a fresh database, the schema, the corpus's grid, its groups planned
-    with psycopg.connect(cfg.dsn, autocommit=True) as c:
-        c.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database)))
-        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(args.database)))
-    dsn = psycopg.conninfo.make_conninfo(cfg.dsn, dbname=args.database)
-    sqitch.run(dsn, "deploy")
+    dsn = fresh_database(cfg.dsn, args.database)
     with psycopg.connect(dsn, autocommit=True) as c:
         for name, value in (("range_articles", range_articles), ("chunk_articles", chunk_articles)):
             c.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
@@ -128,11 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     if cfg.local:
         from voyager.cluster import Bouncer
 
-        bouncer = Bouncer(workdir=cfg.home / "pgbouncer-bench", port=_free_port(), pg_host=cfg.host,
+        bouncer = Bouncer(workdir=cfg.home / "pgbouncer-bench", port=free_port(), pg_host=cfg.host,
                           pg_port=cfg.port, database=args.database, user=cfg.user)
         bouncer.start()
         pooled = f"postgresql://{cfg.user}@127.0.0.1:{bouncer.port}/{args.database}"
-    port = _free_port()
+    port = free_port()
     # --index-chunks: the chunks' dot-stuffing learnt before it listens (a
     # provider's index), so whole-chunk compressed replies go out as stored
     sim = subprocess.Popen([sys.executable, "-m", "sim.server", "--corpus", str(corpus.root), "--port", str(port),
@@ -147,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
         w = LaneWorker("history", "bench-e2e", until_idle=True, flush_at_end=True, cfg=cfg)
         load0 = os.getloadavg()[0]
-        pg0, sim0 = _postgres_cpu(cfg), _proc_cpu(sim.pid)
+        pg0, sim0 = _postgres_cpu(cfg), proc_cpu(sim.pid) or 0.0
         ru0 = resource.getrusage(resource.RUSAGE_SELF)
         main0 = time.thread_time()
         t0 = time.monotonic()
@@ -155,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.monotonic() - t0
         main_cpu = time.thread_time() - main0
         ru1 = resource.getrusage(resource.RUSAGE_SELF)
-        pg1, sim1 = _postgres_cpu(cfg), _proc_cpu(sim.pid)
+        pg1, sim1 = _postgres_cpu(cfg), proc_cpu(sim.pid) or 0.0
         load1 = os.getloadavg()[0]
     finally:
         sim.terminate()

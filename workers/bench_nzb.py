@@ -20,7 +20,7 @@ import psycopg
 
 from ext import codec
 from voyager.config import Config
-from workers.bench_store import fresh_database
+from voyager.db import fresh_database
 
 
 def a_release(files: int, segments: int, seed: int = 7) -> list:
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=50)
     a = p.parse_args(argv)
     cfg = Config.from_env()
-    dsn = fresh_database(psycopg.conninfo.make_conninfo(cfg.dsn, dbname="postgres"), "voyager_bench_scratch")
+    dsn = fresh_database(cfg.dsn, "voyager_bench_scratch")
     chunk = codec.encode(a_release(a.files, a.segments))
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("INSERT INTO voyager.groups (name, priority) VALUES ('alt.binaries.bench', 1)")

@@ -24,39 +24,11 @@ from pathlib import Path
 import psycopg
 from psycopg.types.json import Jsonb
 
-from voyager import sqitch
 from voyager.config import Config
+from voyager.db import fresh_database
 from workers.catalog import replay_into_db
+from workers.cpu import backend_cpu, postgres_cpu
 from workers.store import Store
-
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _stat(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def postgres_cpu(conn: psycopg.Connection) -> float:
-    """CPU seconds of the whole server: the postmaster, its live children, and the reaped ones."""
-    postmaster = int(_stat(conn.info.backend_pid)[1])
-    f = _stat(postmaster)
-    total = sum(int(x) for x in f[11:15])         # utime stime cutime cstime
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                s = _stat(int(entry))
-            except OSError:
-                continue
-            if int(s[1]) == postmaster:
-                total += int(s[11]) + int(s[12])
-    return total / TICK
-
-
-def backend_cpu(conn: psycopg.Connection) -> float:
-    """CPU seconds of this connection's backend alone."""
-    f = _stat(conn.info.backend_pid)
-    return (int(f[11]) + int(f[12])) / TICK
-
 
 class RecordingStore(Store):
     """A Store that also keeps every call, for replaying the same batches."""
@@ -73,16 +45,13 @@ class RecordingStore(Store):
         return super().store(token, range_id, first_article, next_article, headers, batch)
 
 
-def fresh_database(admin_dsn: str, name: str, after: str | None = None) -> str:
-    with psycopg.connect(admin_dsn, autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        c.execute(f'CREATE DATABASE "{name}"')
-    dsn = psycopg.conninfo.make_conninfo(admin_dsn, dbname=name)
-    sqitch.run(dsn, "deploy")
+def scratch_database(dsn: str, after: str | None = None) -> str:
+    """A fresh voyager_bench_scratch with the schema, `after` run on it first."""
+    out = fresh_database(dsn, "voyager_bench_scratch")
     if after:
-        with psycopg.connect(dsn, autocommit=True) as c:
+        with psycopg.connect(out, autocommit=True) as c:
             c.execute(after)
-    return dsn
+    return out
 
 
 def record(corpus: str, dsn: str) -> dict:
@@ -146,17 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--after-deploy", metavar="SQL", help="SQL run on each fresh database first (experiments)")
     a = p.parse_args(argv)
     cfg = Config.from_env()
-    admin = psycopg.conninfo.make_conninfo(cfg.dsn, dbname="postgres")
     key = hashlib.sha1(str(Path(a.corpus).resolve()).encode()
                        + (Path(a.corpus) / "groups.json").read_bytes()).hexdigest()[:12]
     cache = cfg.home / "bench" / f"store-{key}.pickle"
     if cache.exists():
         rec = pickle.loads(cache.read_bytes())
     else:
-        rec = record(a.corpus, fresh_database(admin, "voyager_bench_scratch"))
+        rec = record(a.corpus, scratch_database(cfg.dsn))
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_bytes(pickle.dumps(rec, protocol=5))
-    passes = [replay(rec, fresh_database(admin, "voyager_bench_scratch", a.after_deploy)) for _ in range(max(1, a.repeat))]
+    passes = [replay(rec, scratch_database(cfg.dsn, a.after_deploy)) for _ in range(max(1, a.repeat))]
     best = min(passes, key=lambda r: r["postgres_cpu_seconds"])
     headers = rec["headers"]
     releases = sum(len(c[5]["releases"]) for c in rec["calls"])

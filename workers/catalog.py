@@ -22,11 +22,9 @@ from psycopg.types.json import Jsonb
 from ext import codec, scan
 from ext.window import Window
 from sim.corpus import Corpus
+from workers.cpu import backend_cpu
 from workers.replay import score_truth
 from workers.store import Store
-
-HOT_TABLES = ("releases", "release_texts", "posters", "group_sets", "rule_counts", "rule_samples")
-
 
 def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "replay",
                    store: Store | None = None, groups: str | None = None, first: int | None = None,
@@ -42,7 +40,7 @@ def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "repl
     if first is not None or last is not None:
         conn.execute("UPDATE voyager.ranges SET status = 'ancient' WHERE status = 'planned' "
                      "AND (end_article < %s OR start_article > %s)", (first or 1, last or 2**62))
-    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(listing, 1)}
+    priorities = corpus.priorities()
     store = store or Store(conn)
     headers = 0
     stored_cpu = 0.0
@@ -109,9 +107,9 @@ def catalog_sizes(conn: psycopg.Connection, headers: int) -> dict:
     """Hot bytes per release and chunk bytes per segment, beside what zstd -19
     makes of each release's plain listing and what its gzipped NZB takes."""
     conn.execute("VACUUM ANALYZE voyager.releases")
-    hot = sum(conn.execute("SELECT pg_total_relation_size(%s::regclass)", (f"voyager.{t}",)).fetchone()[0]
-              for t in HOT_TABLES)
-    releases, segments = conn.execute("SELECT count(*), coalesce(sum(segments), 0) FROM voyager.releases").fetchone()
+    # the hot tables as voyager.catalog_sizes() counts them; the chunks by their own bytes here
+    releases, segments, hot = conn.execute(
+        "SELECT releases, segments, hot_bytes FROM voyager.catalog_sizes()").fetchone()
     chunk_bytes = zstd_bytes = gzip_bytes = 0
     z = zstandard.ZstdCompressor(level=19)
     for rid, chunk in conn.execute("SELECT release_id, chunk FROM voyager.release_chunks"):
@@ -160,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from voyager import sqitch
     from voyager.config import Config
+    from voyager.db import fresh_database
 
     p = argparse.ArgumentParser(prog="voyager replay", description=main.__doc__.split("\n\n")[0])
     p.add_argument("--corpus", required=True)
@@ -179,17 +178,15 @@ def main(argv: list[str] | None = None) -> int:
         raise ValueError(f"refusing to replay into {dbname!r}: its name must end in _replay or _scratch "
                          "(or pass --any-database)")
     if a.fresh:
-        admin = psycopg.conninfo.make_conninfo(dsn, dbname="postgres")
-        with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
-            c.execute(f'CREATE DATABASE "{dbname}"')
-    sqitch.run(dsn, "deploy")          # idempotent: an existing database is brought up to date
+        fresh_database(dsn, dbname)
+    else:
+        sqitch.run(dsn, "deploy")      # idempotent: an existing database is brought up to date
     total = sum(r.lines for g in Corpus(a.corpus).group_names() for r in Corpus(a.corpus).ranges(g))
     with psycopg.connect(dsn, autocommit=True) as conn:
-        before = _backend_cpu(conn)
+        before = backend_cpu(conn)
         with _progress(total, quiet=a.json) as advance:
             done = replay_into_db(conn, a.corpus, groups=a.group, first=a.first, last=a.last, progress=advance)
-        server_cpu = _backend_cpu(conn) - before if before is not None else None
+        server_cpu = backend_cpu(conn) - before if before is not None else None
         out = {"database": dbname, **done}
         if server_cpu is not None and done["headers"]:
             out["postgres_cpu_seconds_per_million_headers"] = round(server_cpu / done["headers"] * 1e6, 3)
@@ -239,15 +236,3 @@ def _print_report(out: dict) -> None:
         elif k != "database":
             t.add_row(k, str(v))
     Console().print(t)
-
-
-def _backend_cpu(conn: psycopg.Connection) -> float | None:
-    """This connection's backend CPU seconds (utime + stime from /proc; local servers only)."""
-    pid = conn.info.backend_pid
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    import os
-
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -520,6 +520,14 @@ class NntpConnection:
             self.close(quit=False)
             raise NntpConnectionLost(f"sending {text.split()[0]}: {e}") from e
 
+    def _lost(self, e: OSError | None) -> NntpError:
+        """A read that failed (e) or found the connection closed (None): the
+        connection is dropped, and the error to raise says which."""
+        self.close(quit=False)
+        if isinstance(e, TimeoutError):
+            return NntpTimeout(f"no answer within {self.config.timeout:g} s")
+        return NntpConnectionLost(str(e) if e is not None else "connection closed by the server")
+
     def _recv(self) -> bytes:
         """The next bytes of the conversation (inflated under COMPRESS DEFLATE)."""
         while True:
@@ -527,15 +535,10 @@ class NntpConnection:
                 raise NntpConnectionLost("not connected")
             try:
                 data = self.sock.recv(RECV_BYTES)
-            except TimeoutError as e:
-                self.close(quit=False)
-                raise NntpTimeout(f"no answer within {self.config.timeout:g} s") from e
             except OSError as e:
-                self.close(quit=False)
-                raise NntpConnectionLost(str(e)) from e
+                raise self._lost(e) from e
             if not data:
-                self.close(quit=False)
-                raise NntpConnectionLost("connection closed by the server")
+                raise self._lost(None)
             self.wire_bytes += len(data)
             if self._inflater is not None:
                 try:
@@ -608,15 +611,10 @@ class NntpConnection:
                 raise NntpConnectionLost("not connected")
             try:
                 got = sock.recv_into(memoryview(big)[n:])
-            except TimeoutError as e:
-                self.close(quit=False)
-                raise NntpTimeout(f"no answer within {self.config.timeout:g} s") from e
             except OSError as e:
-                self.close(quit=False)
-                raise NntpConnectionLost(str(e)) from e
+                raise self._lost(e) from e
             if not got:
-                self.close(quit=False)
-                raise NntpConnectionLost("connection closed by the server")
+                raise self._lost(None)
             n += got
             self.wire_bytes += got
         if n > end:

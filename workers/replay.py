@@ -31,7 +31,7 @@ class Replay:
 
 
 def replay_group(corpus: Corpus, group: str, rules: dict | None = None, flush: bool = True) -> Replay:
-    priorities = {g["name"]: g.get("priority", i) for i, g in enumerate(corpus.groups(), 1)}
+    priorities = corpus.priorities()
     window = Window(group, priorities, rules)
     out = Replay()
     for chunk in corpus.chunks(group):

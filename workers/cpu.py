@@ -1,0 +1,58 @@
+"""CPU seconds of processes, read from /proc: what the benchmarks and the
+replay quote (a server on this machine only; None where /proc cannot tell)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import psycopg
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def proc_cpu(pid: int) -> float | None:
+    """utime + stime of one process."""
+    try:
+        f = _stat(pid)
+    except OSError:
+        return None
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+def backend_cpu(conn: psycopg.Connection) -> float | None:
+    """This connection's backend alone."""
+    return proc_cpu(conn.info.backend_pid)
+
+
+def server_cpu(postmaster: int) -> float | None:
+    """The whole server: the postmaster, the children it reaped (its cutime and
+    cstime: backends that ended) and the live ones (backends, autovacuum, the
+    WAL and checkpoint writers), so work moved out of a backend still counts."""
+    try:
+        f = _stat(postmaster)
+    except OSError:
+        return None
+    total = sum(int(x) for x in f[11:15])         # utime stime cutime cstime
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                s = _stat(int(entry))
+            except OSError:
+                continue
+            if int(s[1]) == postmaster:
+                total += int(s[11]) + int(s[12])
+    return total / TICK
+
+
+def postgres_cpu(conn: psycopg.Connection) -> float | None:
+    """server_cpu of the server a connection is on (its backend's parent)."""
+    try:
+        postmaster = int(_stat(conn.info.backend_pid)[1])
+    except OSError:
+        return None
+    return server_cpu(postmaster)
