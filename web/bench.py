@@ -33,6 +33,7 @@ from urllib.parse import quote
 import psycopg
 
 from voyager.cluster import free_port
+from workers.cpu import proc_cpu, server_cpu
 
 from . import bench_catalog
 
@@ -83,7 +84,36 @@ def _check(kind: str, status: int, body: bytes) -> bool:
     return b"<rss" in body[:200] and b"<error" not in body[:200]
 
 
-async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: list[str]) -> dict:
+def _tree_cpu(root: int) -> float:
+    """CPU seconds of a process and its live descendants (the web server's workers)."""
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(entry))
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += proc_cpu(pid) or 0.0
+        todo.extend(kids.get(pid, ()))
+    return total
+
+
+class Meters:
+    """CPU of the web server's processes and of the PostgreSQL server, per kind."""
+
+    def __init__(self, server_pid: int, postmaster: int | None):
+        self.server_pid, self.postmaster = server_pid, postmaster
+
+    def read(self) -> tuple[float, float | None]:
+        return _tree_cpu(self.server_pid), server_cpu(self.postmaster) if self.postmaster else None
+
+
+async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: list[str],
+                   meters: Meters | None = None) -> dict:
     queue = list(reversed(paths))
     latencies: list[float] = []
     errors = 0
@@ -108,9 +138,11 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
         finally:
             c.close()
 
+    before = meters.read() if meters else None
     started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(worker(keys[i % len(keys)]) for i in range(clients)))
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    after = meters.read() if meters else None
     latencies.sort()
 
     def pct(p: float) -> float:
@@ -119,7 +151,12 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
     return {"requests": len(latencies), "errors": errors, "p50_ms": pct(0.50), "p95_ms": pct(0.95),
             "p99_ms": pct(0.99), "max_ms": round(latencies[-1] * 1000, 1) if latencies else None,
             "requests_per_second": round(len(latencies) / wall, 1),
-            "client_cpu_share": round(cpu / wall, 2)}
+            "client_cpu_share": round(cpu / wall, 2),
+            # CPU milliseconds per request: what the throughput on two cores is made of
+            **({"web_cpu_ms": round((after[0] - before[0]) * 1000 / max(len(latencies), 1), 2),
+                "postgres_cpu_ms": (round((after[1] - before[1]) * 1000 / max(len(latencies), 1), 2)
+                                    if after[1] is not None else None),
+                "client_cpu_ms": round(cpu * 1000 / max(len(latencies), 1), 2)} if meters else {})}
 
 
 HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "release_texts_release_idx",
@@ -171,6 +208,14 @@ def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
         "category_page": [rng.choice(CATEGORY_PAGES) for _ in range(n + 500)],
         "get": [f"t=get&id={g}" for g in (guids * (n // max(len(guids), 1) + 1))[:n + 500]],
     }
+
+
+def _postmaster(dsn: str) -> int | None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        try:
+            return int(Path(f"/proc/{conn.info.backend_pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            return None
 
 
 def _load_average() -> list[float]:
@@ -229,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
                  "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
     try:
         asyncio.run(_wait_up(port))
+        meters = Meters(server.pid, _postmaster(dsn))
 
         async def drive():
             await run_kind(port, "warmup", [f"/api?{q}" for q in inputs["warmup"]], args.clients, keys)
@@ -237,12 +283,12 @@ def main(argv: list[str] | None = None) -> int:
                 for kind in args.kinds.split(","):
                     paths = [f"/api?{q}" for q in inputs[kind][-args.service:]]
                     del inputs[kind][-args.service:]             # not asked again below
-                    out["one_client"][kind] = await run_kind(port, kind, paths, 1, keys)
+                    out["one_client"][kind] = await run_kind(port, kind, paths, 1, keys, meters)
                     log(f"{kind}, one client: {json.dumps(out['one_client'][kind])}")
             for kind in args.kinds.split(","):
                 paths = [f"/api?{q}" for q in inputs[kind][:args.requests]]
                 out["load_average_before"] = out.get("load_average_before") or _load_average()
-                out["kinds"][kind] = await run_kind(port, kind, paths, args.clients, keys)
+                out["kinds"][kind] = await run_kind(port, kind, paths, args.clients, keys, meters)
                 out["kinds"][kind]["target_p95_ms"] = TARGETS_MS.get(kind)
                 log(f"{kind}: {json.dumps(out['kinds'][kind])}")
 
