@@ -10,9 +10,10 @@ RETURNS TABLE (releases bigint, segments bigint, headers bigint, hot_bytes bigin
                catalog_bytes_per_header numeric, tables jsonb)
 LANGUAGE sql STABLE AS $$
     WITH hot AS (
-        SELECT t.name, pg_total_relation_size(format('voyager.%I', t.name)::regclass) AS bytes
+        -- (search_counts and its deltas come with a later change: counted once there)
+        SELECT t.name, coalesce(pg_total_relation_size(to_regclass(format('voyager.%I', t.name))), 0) AS bytes
           FROM unnest(ARRAY['releases', 'release_texts', 'posters', 'group_sets', 'rule_counts',
-                            'rule_samples']) AS t(name)
+                            'rule_samples', 'search_counts', 'search_count_deltas']) AS t(name)
     ), chunks AS (               -- every partition, its TOAST and indexes
         SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint AS bytes
           FROM pg_inherits i WHERE i.inhparent = 'voyager.release_chunks'::regclass

@@ -98,7 +98,7 @@ BEGIN
                complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
           FROM incoming i
          WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
-        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished
+        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished, x.posted_at AS stored_at
     ), inserted AS (
         INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                       settled_at, group_id, group_set_id, poster_id, file_total, files, source,
@@ -109,9 +109,9 @@ BEGIN
                i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
           FROM incoming i
          WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
-        RETURNING id, release_key, settled_at IS NOT NULL AS finished
+        RETURNING id, release_key, settled_at IS NOT NULL AS finished, posted_at AS stored_at
     ), written AS (
-        SELECT w.id, w.finished, i.posted_at, i.chunk, i.name, i.members, i.candidates
+        SELECT w.id, w.finished, w.stored_at, i.posted_at, i.chunk, i.name, i.members, i.candidates
           FROM (SELECT * FROM rewritten UNION ALL SELECT * FROM inserted) w
           JOIN incoming i ON i.release_key = w.release_key
     ), chunks AS (
@@ -119,8 +119,8 @@ BEGIN
         SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
           FROM written w
     ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
-        INSERT INTO voyager.release_texts (release_id, kind, text)
-        SELECT w.id, k.kind, k.text
+        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+        SELECT w.id, w.stored_at, k.kind, k.text
           FROM written w
          CROSS JOIN LATERAL (VALUES (1::smallint, left(w.name, 255)), (6::smallint, left(w.members, 5400))) k(kind, text)
          WHERE k.text <> ''

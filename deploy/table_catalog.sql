@@ -63,6 +63,7 @@ CREATE INDEX releases_provisional_idx ON voyager.releases (id) WHERE settled_at 
 -- are one text, a line each, so they share their row and their trigrams.
 CREATE TABLE voyager.release_texts (
     release_id bigint NOT NULL,
+    posted_at  timestamptz,                   -- its release's: a search orders and buckets matches without the release
     kind       smallint NOT NULL,             -- 1 name, 2 file, 3 nfo, 4 par2, 5 media, 6 album members
     text       text NOT NULL
 );

@@ -35,9 +35,10 @@ CREATE VIEW voyager.status_catalog AS
 WITH rel AS (
     SELECT t.part, c.reltablespace, pg_total_relation_size(c.oid) AS bytes
       FROM (VALUES ('releases', 'hot'), ('release_texts', 'hot'), ('posters', 'hot'), ('group_sets', 'hot'),
-                   ('rule_counts', 'hot'), ('rule_samples', 'hot'),
+                   ('rule_counts', 'hot'), ('rule_samples', 'hot'), ('search_counts', 'hot'),
+                   ('search_count_deltas', 'hot'),
                    ('pending_releases', 'pending'), ('probe_candidates', 'pending')) AS t(name, part)
-      JOIN pg_class c ON c.oid = format('voyager.%I', t.name)::regclass
+      JOIN pg_class c ON c.oid = to_regclass(format('voyager.%I', t.name))   -- (search_* from a later change)
     UNION ALL                   -- every chunk partition, on whichever tablespace
     SELECT 'chunks', c.reltablespace, pg_total_relation_size(c.oid)
       FROM pg_partition_tree('voyager.release_chunks'::regclass) p JOIN pg_class c ON c.oid = p.relid
@@ -63,7 +64,8 @@ SELECT x.cap_bytes, x.used_bytes, x.cap_bytes - x.used_bytes AS room_bytes,
        voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
        x.headers,
        round(x.used_bytes::numeric / nullif(x.headers, 0), 2) AS bytes_per_header,
-       floor((x.cap_bytes - x.used_bytes) / nullif(x.used_bytes::numeric / nullif(x.headers, 0), 0))::bigint
+       -- (room × headers ÷ used, in integers: a rounded bytes-per-header would floor one short)
+       floor((x.cap_bytes - x.used_bytes)::numeric * x.headers / nullif(x.used_bytes, 0))::bigint
            AS room_headers
   FROM x;
 COMMENT ON VIEW voyager.status_catalog

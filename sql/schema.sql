@@ -298,9 +298,10 @@ CREATE FUNCTION voyager.catalog_sizes() RETURNS TABLE(releases bigint, segments 
     LANGUAGE sql STABLE
     AS $$
     WITH hot AS (
-        SELECT t.name, pg_total_relation_size(format('voyager.%I', t.name)::regclass) AS bytes
+        -- (search_counts and its deltas come with a later change: counted once there)
+        SELECT t.name, coalesce(pg_total_relation_size(to_regclass(format('voyager.%I', t.name))), 0) AS bytes
           FROM unnest(ARRAY['releases', 'release_texts', 'posters', 'group_sets', 'rule_counts',
-                            'rule_samples']) AS t(name)
+                            'rule_samples', 'search_counts', 'search_count_deltas']) AS t(name)
     ), chunks AS (               -- every partition, its TOAST and indexes
         SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint AS bytes
           FROM pg_inherits i WHERE i.inhparent = 'voyager.release_chunks'::regclass
@@ -920,6 +921,25 @@ END $$;
 
 
 --
+-- Name: check_search_counts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.check_search_counts() RETURNS TABLE(key text, counted bigint, recounted bigint)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH recount AS (SELECT k.key, count(*) AS n
+                       FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases
+                                                         UNION SELECT release_id FROM voyager.release_texts)) k
+                      GROUP BY k.key),
+         keys AS (SELECT key FROM recount UNION SELECT key FROM voyager.search_counts
+                  UNION SELECT key FROM voyager.search_count_deltas)
+    SELECT keys.key, voyager.search_count(ARRAY[keys.key]), coalesce(recount.n, 0)
+      FROM keys LEFT JOIN recount USING (key)
+     WHERE voyager.search_count(ARRAY[keys.key]) <> coalesce(recount.n, 0)
+$$;
+
+
+--
 -- Name: chunk_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1143,6 +1163,31 @@ BEGIN
            claim = NULL, running_until = NULL
      WHERE j.name = p_name AND j.claim = p_claim;
     RETURN FOUND;   -- false: the lease ran out and another tick has the job now
+END $$;
+
+
+--
+-- Name: fold_search_counts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.fold_search_counts() RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_folded bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('voyager.search_counts')) THEN
+        RETURN 0;
+    END IF;
+    WITH gone AS (DELETE FROM voyager.search_count_deltas RETURNING key, delta),
+         s AS (SELECT key, sum(delta) AS d, count(*) AS n FROM gone GROUP BY key),
+         v AS (SELECT s.key, coalesce(c.releases, 0) + s.d AS releases FROM s LEFT JOIN voyager.search_counts c USING (key)),
+         dropped AS (DELETE FROM voyager.search_counts c USING v WHERE c.key = v.key AND v.releases = 0),
+         kept AS (INSERT INTO voyager.search_counts AS c (key, releases)
+                  SELECT key, releases FROM v WHERE releases <> 0
+                  ON CONFLICT (key) DO UPDATE SET releases = excluded.releases)
+    SELECT coalesce(sum(n), 0) INTO v_folded FROM s;
+    RETURN v_folded;
 END $$;
 
 
@@ -1617,6 +1662,18 @@ END $$;
 
 
 --
+-- Name: note_search_deltas(text[], bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.search_count_deltas (key, delta)
+    SELECT k, sum(d) FROM unnest(p_keys, p_deltas) x(k, d) GROUP BY k HAVING sum(d) <> 0
+$$;
+
+
+--
 -- Name: nzb(bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1795,6 +1852,29 @@ $$;
 
 
 --
+-- Name: rebuild_search_counts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.rebuild_search_counts() RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_keys bigint;
+BEGIN
+    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
+    DELETE FROM voyager.search_count_deltas;
+    DELETE FROM voyager.search_counts;
+    INSERT INTO voyager.search_counts (key, releases)
+    SELECT k.key, count(*)
+      FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases UNION SELECT release_id FROM voyager.release_texts)) k
+     GROUP BY k.key;
+    GET DIAGNOSTICS v_keys = ROW_COUNT;
+    RETURN v_keys;
+END $$;
+
+
+--
 -- Name: recategorize(integer, bigint, bigint, bigint); Type: PROCEDURE; Schema: voyager; Owner: -
 --
 
@@ -1919,6 +1999,19 @@ END $$;
 
 
 --
+-- Name: release_text_posted_at(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.release_text_posted_at() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    SELECT r.posted_at INTO NEW.posted_at FROM voyager.releases r WHERE r.id = NEW.release_id;
+    RETURN NEW;
+END $$;
+
+
+--
 -- Name: replan_since_snapshot(integer, voyager.lane); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2016,6 +2109,269 @@ BEGIN
     RETURN CASE WHEN jsonb_array_length(coalesce(v_result, '[]')) = 1 THEN v_result -> 0
                 ELSE coalesce(v_result, '[]') END;
 END $$;
+
+
+--
+-- Name: search_count(text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_count(p_keys text[]) RETURNS bigint
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
+         + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+$$;
+
+
+--
+-- Name: search_counts_judgements(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_counts_judgements() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_hide bigint[];
+    v_show bigint[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        v_hide := ARRAY(SELECT release_id FROM new_rows WHERE hidden);
+    ELSIF TG_OP = 'DELETE' THEN
+        v_show := ARRAY(SELECT release_id FROM old_rows WHERE hidden);
+    ELSE
+        v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
+        v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
+    END IF;
+    IF cardinality(v_hide) > 0 THEN
+        PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(-1::bigint))
+           FROM voyager.search_keys_of(v_hide, true) k HAVING count(*) > 0;
+    END IF;
+    IF cardinality(v_show) > 0 THEN
+        PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(1::bigint))
+           FROM voyager.search_keys_of(v_show, true) k HAVING count(*) > 0;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: search_counts_releases(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_keys text[];
+    v_deltas bigint[];
+BEGIN
+    -- (each branch names only the transition tables its event has)
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(k.key), array_agg(1::bigint) INTO v_keys, v_deltas
+          FROM voyager.search_keys_of(ARRAY(SELECT id FROM new_rows), p_word_keys => false) k;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(x.key), array_agg(-1::bigint) INTO v_keys, v_deltas FROM (
+            SELECT o.id, '*' AS key FROM old_rows o
+            UNION ALL
+            SELECT o.id, 'c:' || coalesce(o.category, 8010) FROM old_rows o) x
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+    ELSE
+        -- a release's posting date moved (a date corrected): its texts' with it
+        UPDATE voyager.release_texts t SET posted_at = n.posted_at
+          FROM old_rows o JOIN new_rows n ON n.id = o.id
+         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
+        SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
+            SELECT n.id, 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+            UNION ALL
+            SELECT n.id, 'c:' || coalesce(n.category, 8010), 1
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)) x
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+    END IF;
+    IF v_keys IS NOT NULL THEN
+        PERFORM voyager.note_search_deltas(v_keys, v_deltas);
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: search_counts_texts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_counts_texts() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_new_ids bigint[];
+    v_new_texts text[];
+    v_old_ids bigint[];
+    v_old_texts text[];
+BEGIN
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        SELECT array_agg(release_id), array_agg(text) INTO v_new_ids, v_new_texts FROM new_rows;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        SELECT array_agg(release_id), array_agg(text) INTO v_old_ids, v_old_texts FROM old_rows;
+    END IF;
+    IF v_new_ids IS NOT NULL OR v_old_ids IS NOT NULL THEN
+        PERFORM voyager.search_text_deltas(coalesce(v_new_ids, '{}'), coalesce(v_new_texts, '{}'),
+                                           coalesce(v_old_ids, '{}'), coalesce(v_old_texts, '{}'));
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: search_counts_truncated(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_counts_truncated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM voyager.rebuild_search_counts();
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: search_keys_of(bigint[], boolean, boolean, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false, p_release_keys boolean DEFAULT true, p_word_keys boolean DEFAULT true) RETURNS TABLE(release_id bigint, key text)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH ids AS (SELECT i.id FROM unnest(p_ids) i(id)
+                  WHERE p_even_hidden OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                      WHERE j.release_id = i.id AND j.hidden)),
+         r AS (SELECT r.id, r.category FROM voyager.releases r WHERE p_release_keys AND r.id IN (SELECT id FROM ids))
+    SELECT r.id, '*' FROM r
+    UNION ALL
+    SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
+    UNION ALL
+    SELECT DISTINCT t.release_id, 'w:' || w
+      FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
+     WHERE p_word_keys AND t.release_id IN (SELECT id FROM ids)
+$$;
+
+
+--
+-- Name: search_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_month(p_posted_at timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT '@' || (extract(year FROM voyager.chunk_month(p_posted_at)) * 100
+                   + extract(month FROM voyager.chunk_month(p_posted_at)))::integer
+$$;
+
+
+--
+-- Name: search_newest(text[], integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_newest(p_terms text[], p_limit integer, p_offset integer DEFAULT 0, p_judged boolean DEFAULT false) RETURNS TABLE(release_id bigint, posted_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    v_month date;
+    v_oldest date;
+    v_ids bigint[] := '{}';
+    v_at timestamptz[] := '{}';
+    v_more_ids bigint[];
+    v_more_at timestamptz[];
+BEGIN
+    IF p_limit <= 0 OR cardinality(p_terms) = 0 THEN     -- no terms would be every text
+        RETURN;
+    END IF;
+    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does)
+    SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
+      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+             WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(NULL))
+               AND t.posted_at IS NULL
+               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
+    SELECT voyager.chunk_month(max(r.posted_at)), voyager.chunk_month(min(r.posted_at))
+      INTO v_month, v_oldest FROM voyager.releases r;       -- the two ends of releases_newest_idx
+    WHILE v_month >= v_oldest AND cardinality(v_ids) < p_offset + p_limit LOOP
+        SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(v_month))
+                   AND t.posted_at IS NOT NULL
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
+        IF v_more_ids IS NOT NULL THEN
+            v_ids := v_ids || v_more_ids;
+            v_at := v_at || v_more_at;
+        END IF;
+        v_month := v_month - interval '1 month';
+    END LOOP;
+    RETURN QUERY SELECT x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
+                  ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
+END $$;
+
+
+--
+-- Name: search_terms(text, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_terms(p_text text, p_posted_at timestamp with time zone) RETURNS text[]
+    LANGUAGE sql IMMUTABLE COST 200 PARALLEL SAFE
+    AS $$
+    SELECT voyager.search_words(p_text) || voyager.search_month(p_posted_at)
+$$;
+
+
+--
+-- Name: search_text_deltas(bigint[], text[], bigint[], text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_text_deltas(p_new_ids bigint[], p_new_texts text[], p_old_ids bigint[], p_old_texts text[]) RETURNS void
+    LANGUAGE sql
+    AS $$
+    WITH changed AS (
+        SELECT x.i AS release_id, w, -1 AS c
+          FROM unnest(p_new_ids, p_new_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+        UNION ALL
+        SELECT x.i, w, 1
+          FROM unnest(p_old_ids, p_old_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+    ), d AS (
+        SELECT release_id, w, sum(c) AS c FROM changed GROUP BY 1, 2
+    ), ids AS (
+        SELECT DISTINCT release_id FROM d
+    ), now_c AS (
+        SELECT t.release_id, w, count(*) AS c
+          FROM ids JOIN voyager.release_texts t ON t.release_id = ids.release_id, unnest(voyager.search_words(t.text)) w
+         GROUP BY 1, 2
+    ), flips AS (
+        SELECT coalesce(now_c.release_id, d.release_id) AS release_id, coalesce(now_c.w, d.w) AS w,
+               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int AS delta
+          FROM now_c FULL JOIN d ON d.release_id = now_c.release_id AND d.w = now_c.w
+    )
+    INSERT INTO voyager.search_count_deltas (key, delta)
+    SELECT 'w:' || f.w, sum(f.delta)
+      FROM flips f
+     WHERE f.delta <> 0
+       AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = f.release_id AND j.hidden)
+     GROUP BY 1
+    HAVING sum(f.delta) <> 0
+$$;
+
+
+--
+-- Name: search_words(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT COST 200 PARALLEL SAFE
+    AS $$
+    SELECT array_remove(regexp_split_to_array(regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g'),
+                                              '[^[:alnum:]]+'), '')
+$$;
 
 
 --
@@ -2199,7 +2555,7 @@ BEGIN
                complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
           FROM incoming i
          WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
-        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished
+        RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished, x.posted_at AS stored_at
     ), inserted AS (
         INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                       settled_at, group_id, group_set_id, poster_id, file_total, files, source,
@@ -2210,9 +2566,9 @@ BEGIN
                i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
           FROM incoming i
          WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
-        RETURNING id, release_key, settled_at IS NOT NULL AS finished
+        RETURNING id, release_key, settled_at IS NOT NULL AS finished, posted_at AS stored_at
     ), written AS (
-        SELECT w.id, w.finished, i.posted_at, i.chunk, i.name, i.members, i.candidates
+        SELECT w.id, w.finished, w.stored_at, i.posted_at, i.chunk, i.name, i.members, i.candidates
           FROM (SELECT * FROM rewritten UNION ALL SELECT * FROM inserted) w
           JOIN incoming i ON i.release_key = w.release_key
     ), chunks AS (
@@ -2220,8 +2576,8 @@ BEGIN
         SELECT w.id, voyager.chunk_month(to_timestamp(w.posted_at)), w.chunk
           FROM written w
     ), texts AS (                             -- the name (kind 1) and an album's members (kind 6, a line each)
-        INSERT INTO voyager.release_texts (release_id, kind, text)
-        SELECT w.id, k.kind, k.text
+        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+        SELECT w.id, w.stored_at, k.kind, k.text
           FROM written w
          CROSS JOIN LATERAL (VALUES (1::smallint, left(w.name, 255)), (6::smallint, left(w.members, 5400))) k(kind, text)
          WHERE k.text <> ''
@@ -2762,6 +3118,7 @@ CREATE TABLE voyager.release_passwords (
 
 CREATE TABLE voyager.release_texts (
     release_id bigint NOT NULL,
+    posted_at timestamp with time zone,
     kind smallint NOT NULL,
     text text NOT NULL
 );
@@ -2869,6 +3226,26 @@ ALTER TABLE voyager.rule_sets ALTER COLUMN version ADD GENERATED ALWAYS AS IDENT
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: search_count_deltas; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.search_count_deltas (
+    key text NOT NULL,
+    delta bigint NOT NULL
+);
+
+
+--
+-- Name: search_counts; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.search_counts (
+    key text NOT NULL,
+    releases bigint NOT NULL
 );
 
 
@@ -3026,8 +3403,8 @@ CREATE VIEW voyager.status_catalog AS
          SELECT t.part,
             c.reltablespace,
             pg_total_relation_size((c.oid)::regclass) AS bytes
-           FROM (( VALUES ('releases'::text,'hot'::text), ('release_texts'::text,'hot'::text), ('posters'::text,'hot'::text), ('group_sets'::text,'hot'::text), ('rule_counts'::text,'hot'::text), ('rule_samples'::text,'hot'::text), ('pending_releases'::text,'pending'::text), ('probe_candidates'::text,'pending'::text)) t(name, part)
-             JOIN pg_class c ON ((c.oid = ((format('voyager.%I'::text, t.name))::regclass)::oid)))
+           FROM (( VALUES ('releases'::text,'hot'::text), ('release_texts'::text,'hot'::text), ('posters'::text,'hot'::text), ('group_sets'::text,'hot'::text), ('rule_counts'::text,'hot'::text), ('rule_samples'::text,'hot'::text), ('search_counts'::text,'hot'::text), ('search_count_deltas'::text,'hot'::text), ('pending_releases'::text,'pending'::text), ('probe_candidates'::text,'pending'::text)) t(name, part)
+             JOIN pg_class c ON ((c.oid = (to_regclass(format('voyager.%I'::text, t.name)))::oid)))
         UNION ALL
          SELECT 'chunks'::text,
             c.reltablespace,
@@ -3066,7 +3443,7 @@ CREATE VIEW voyager.status_catalog AS
     voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
     x.headers,
     round(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), 2) AS bytes_per_header,
-    (floor((((x.cap_bytes - x.used_bytes))::numeric / NULLIF(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), (0)::numeric))))::bigint AS room_headers
+    (floor(((((x.cap_bytes - x.used_bytes))::numeric * (x.headers)::numeric) / (NULLIF(x.used_bytes, 0))::numeric)))::bigint AS room_headers
    FROM x;
 
 
@@ -3636,6 +4013,14 @@ ALTER TABLE ONLY voyager.rule_sets
 
 
 --
+-- Name: search_counts search_counts_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.search_counts
+    ADD CONSTRAINT search_counts_pkey PRIMARY KEY (key);
+
+
+--
 -- Name: search_totals search_totals_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -3778,6 +4163,13 @@ CREATE INDEX release_texts_trgm_idx ON voyager.release_texts USING gin (text voy
 
 
 --
+-- Name: release_texts_words_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_texts_words_idx ON voyager.release_texts USING gin (voyager.search_terms(text, posted_at)) WITH (fastupdate='on', gin_pending_list_limit='256');
+
+
+--
 -- Name: releases_first_seen_brin; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -3803,6 +4195,13 @@ CREATE INDEX releases_newest_idx ON voyager.releases USING btree (posted_at DESC
 --
 
 CREATE INDEX releases_provisional_idx ON voyager.releases USING btree (id) WHERE (settled_at IS NULL);
+
+
+--
+-- Name: search_count_deltas_key_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX search_count_deltas_key_idx ON voyager.search_count_deltas USING btree (key);
 
 
 --
@@ -3857,6 +4256,34 @@ CREATE TRIGGER release_judgements_catalog_change AFTER INSERT OR DELETE OR UPDAT
 
 
 --
+-- Name: release_judgements release_judgements_search_counts_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_judgements_search_counts_delete AFTER DELETE ON voyager.release_judgements REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+
+
+--
+-- Name: release_judgements release_judgements_search_counts_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_judgements_search_counts_insert AFTER INSERT ON voyager.release_judgements REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+
+
+--
+-- Name: release_judgements release_judgements_search_counts_truncate; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_judgements_search_counts_truncate AFTER TRUNCATE ON voyager.release_judgements FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+
+
+--
+-- Name: release_judgements release_judgements_search_counts_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_judgements_search_counts_update AFTER UPDATE ON voyager.release_judgements REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+
+
+--
 -- Name: release_media_ids release_media_ids_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
@@ -3878,10 +4305,73 @@ CREATE TRIGGER release_texts_catalog_change AFTER INSERT OR DELETE OR UPDATE OR 
 
 
 --
+-- Name: release_texts release_texts_posted_at; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_posted_at BEFORE INSERT ON voyager.release_texts FOR EACH ROW WHEN ((new.posted_at IS NULL)) EXECUTE FUNCTION voyager.release_text_posted_at();
+
+
+--
+-- Name: release_texts release_texts_search_counts_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_search_counts_delete AFTER DELETE ON voyager.release_texts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+
+
+--
+-- Name: release_texts release_texts_search_counts_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_search_counts_insert AFTER INSERT ON voyager.release_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+
+
+--
+-- Name: release_texts release_texts_search_counts_truncate; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_search_counts_truncate AFTER TRUNCATE ON voyager.release_texts FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+
+
+--
+-- Name: release_texts release_texts_search_counts_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_search_counts_update AFTER UPDATE ON voyager.release_texts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+
+
+--
 -- Name: releases releases_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
 CREATE TRIGGER releases_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.releases FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: releases releases_search_counts_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_search_counts_delete AFTER DELETE ON voyager.releases REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+
+
+--
+-- Name: releases releases_search_counts_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_search_counts_insert AFTER INSERT ON voyager.releases REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+
+
+--
+-- Name: releases releases_search_counts_truncate; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_search_counts_truncate AFTER TRUNCATE ON voyager.releases FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+
+
+--
+-- Name: releases releases_search_counts_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_search_counts_update AFTER UPDATE ON voyager.releases REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
 
 
 --

@@ -173,6 +173,8 @@ def test_any_order_of_redelivered_and_late_batches_leaves_the_same_catalog(db_ds
         got = _catalog(conn)
         # the key-less ingest tables hold nothing orphaned
         assert {p: n for p, n in conn.execute("SELECT * FROM voyager.check_catalog()") if n} == {}
+        # and the search counts equal a recount, retractions and finished provisional releases included
+        assert conn.execute("SELECT * FROM voyager.check_search_counts()").fetchall() == []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
         conn.execute("TRUNCATE voyager.releases, voyager.release_chunks, voyager.release_texts, "
                      "voyager.probe_candidates, voyager.groups, voyager.range_batches "

@@ -179,7 +179,8 @@ def test_catalog_against_its_cap(state):
     size = lambda names: conn.execute(  # noqa: E731
         "SELECT sum(pg_total_relation_size(format('voyager.%%I', n)::regclass))::bigint FROM unnest(%s::text[]) n",
         (names,)).fetchone()[0]
-    hot = size(["releases", "release_texts", "posters", "group_sets", "rule_counts", "rule_samples"])
+    hot = size(["releases", "release_texts", "posters", "group_sets", "rule_counts", "rule_samples", "search_counts",
+                "search_count_deltas"])
     pend = size(["pending_releases", "probe_candidates"])
     chunks = conn.execute("""SELECT sum(pg_total_relation_size(relid))::bigint
                                FROM pg_partition_tree('voyager.release_chunks') WHERE isleaf""").fetchone()[0]
@@ -237,7 +238,7 @@ def test_voyager_status_json_has_every_view(state, db_dsn, monkeypatch, capsys):
     assert data["tail"][-1] == {"group_name": None, "ranges": 3, "leased": 1, "articles_todo": 1000,
                                 "from_article": 1201, "to_article": 4500, "holder": None}
     assert [b["band"] for b in data["bands"]][0] == "tail"
-    assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions"}
+    assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts"}
     assert main(["status"]) == 0
     text = capsys.readouterr().out
     for title in ("Catalog", "The last hour", "Ranges by band", "Tail backlog", "Held groups", "Phase-2 backlogs",

@@ -159,8 +159,9 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
                 "client_cpu_ms": round(cpu * 1000 / max(len(latencies), 1), 2)} if meters else {})}
 
 
-HOT = ("releases", "release_texts", "release_texts_trgm_idx", "releases_pkey", "release_texts_release_idx",
-       "releases_newest_idx", "releases_release_key_excl", "posters", "posters_pkey")
+HOT = ("releases", "release_texts", "release_texts_trgm_idx", "release_texts_words_idx", "releases_pkey",
+       "release_texts_release_idx", "releases_newest_idx", "releases_release_key_excl", "posters", "posters_pkey",
+       "search_counts", "search_counts_pkey")
 
 
 def _prewarm(dsn: str) -> dict:

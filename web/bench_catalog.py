@@ -217,7 +217,8 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str = S
         for first in range(1, releases + 1, step):
             conn.execute(FILL_SQL, {**params, "first": first, "last": min(first + step - 1, releases)})
             log(f"bench catalog: {min(first + step - 1, releases):,} releases ({time.monotonic() - started:.0f} s)")
-        conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) SELECT id, 1, name FROM voyager.releases")
+        conn.execute("INSERT INTO voyager.release_texts (release_id, posted_at, kind, text) "
+                     "SELECT id, posted_at, 1, name FROM voyager.releases")
         log(f"bench catalog: texts ({time.monotonic() - started:.0f} s)")
         conn.execute("""INSERT INTO voyager.release_chunks (release_id, month, chunk)
                         SELECT r.id, voyager.chunk_month(r.posted_at),
@@ -227,6 +228,7 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str = S
         for idx, definition in index_defs:
             conn.execute(definition)
             log(f"bench catalog: {idx} ({time.monotonic() - started:.0f} s)")
+        conn.execute("SELECT voyager.fold_search_counts()")      # as the tick does on a running indexer
         conn.execute("VACUUM ANALYZE")
         conn.execute("CREATE TABLE public.bench_catalog (releases integer, seed integer, built_at timestamptz DEFAULT now())")
         conn.execute("INSERT INTO public.bench_catalog (releases, seed) VALUES (%s, %s)", (releases, seed))

@@ -2,19 +2,27 @@
 
 A search is a `Query` (words, categories, sizes, age, groups, poster, a
 season/episode, outside IDs, flags); it gives an exact total and a page of
-release rows, newest first. Words go through release_texts' trigram index
-(every word of three or more characters is a `text ILIKE '%word%'` the index
-serves; a release matches when one of its texts holds every word). Two page
-plans, chosen on the exact total:
+release rows, newest first.
 
-- few matches: the matching ids from the trigram index, then the newest of them;
+Words are whole words: voyager.search_words() splits a text into runs of
+letters and digits, and a release matches when one of its texts has every
+word of the query (release_texts' words GIN index: exact posting lists, no
+recheck). A search whose words match nothing is asked again with the words
+as substrings (`substring`, through the trigram index: `harb` finds Harbor).
+
+Totals: a search with nothing but one word, or nothing but categories, or
+nothing at all, reads its total from voyager.search_count() (kept exact by
+the catalog's triggers, whatever the catalog's size); any other is counted.
+Two page plans, chosen on the total:
+
+- few matches: the matching ids from the index, then the newest of them;
 - many matches: a walk down releases_newest_idx that keeps a release when one
-  of its texts holds the words (a semi-join probe per release), stopping at the
+  of its texts has the words (a semi-join probe per release), stopping at the
   page's end: for a common word that is a few hundred probes, where collecting
   every match would read tens of thousands of rows.
 
-Totals are counted once per catalog state: voyager.catalog_state() moves with
-every committed change of what a search reads (statement triggers), so a
+Counted totals are kept once per catalog state: voyager.catalog_state() moves
+with every committed change of what a search reads (statement triggers), so a
 total cached under a state is exact for as long as the state is the one read.
 """
 from __future__ import annotations
@@ -22,11 +30,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .names import EpisodeMatch
 
 WORD = re.compile(r"[^\W_]+")
+# words voyager.search_words() splits and lower-cases exactly as split_words
+# does (ASCII letters and digits): their keys and ILIKE pre-checks are sound
+PLAIN_WORD = re.compile(r"[a-z0-9]{1,64}")
 MAX_WORDS = 16
 NULL_CATEGORY = 8010                   # releases not yet categorised show as Other > Misc
 
@@ -46,22 +57,35 @@ class Query:
     complete: bool | None = None
     passworded: bool | None = None
     judged: bool = False                   # judged-hidden releases too
+    substring: bool = False                # words as substrings (the trigram index), not whole words
 
     def key(self) -> tuple:
         return (self.words, self.excluded, tuple(sorted(self.cats)), self.maxage_days, self.minsize, self.maxsize,
-                self.groups, self.poster, self.episode, self.media_ids, self.complete, self.passworded, self.judged)
+                self.groups, self.poster, self.episode, self.media_ids, self.complete, self.passworded, self.judged,
+                self.substring)
 
     @property
     def has_text(self) -> bool:
-        return bool(self.indexed_words or self.short_words or self.episode)
+        return bool(self.words or self.episode)
 
     @property
     def indexed_words(self) -> tuple[str, ...]:
-        return tuple(w for w in self.words if len(w) >= 3)
+        """The words an index finds: all of them, but for substrings those with a trigram."""
+        return tuple(w for w in self.words if len(w) >= 3) if self.substring else self.words
 
     @property
-    def short_words(self) -> tuple[str, ...]:
-        return tuple(w for w in self.words if len(w) < 3)
+    def count_keys(self) -> list[str] | None:
+        """The voyager.search_count() keys that give this search's total, or
+        None when it has to be counted."""
+        if (self.judged or self.substring or self.excluded or self.episode or self.media_ids or self.groups
+                or self.poster or self.complete is not None or self.passworded is not None
+                or self.maxage_days is not None or self.minsize is not None or self.maxsize is not None):
+            return None
+        if not self.words:
+            return [f"c:{c}" for c in sorted(self.cats)] if self.cats else ["*"]
+        if len(self.words) == 1 and not self.cats and PLAIN_WORD.fullmatch(self.words[0]):
+            return [f"w:{self.words[0]}"]
+        return None
 
 
 def split_words(q: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -84,6 +108,7 @@ class Sql:
     conds: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
     text: str | None = None            # the condition on a release_texts row `t`
+    probe: str | None = None           # the same, for one release's texts (the walk's probe)
     text_only: bool = True             # no condition on the release row but the judge's
 
     def add(self, cond: str, **params) -> None:
@@ -123,12 +148,29 @@ def build(q: Query) -> Sql:
     for i, (kind, value) in enumerate(q.media_ids):
         s.add(f"r.id IN (SELECT m.release_id FROM voyager.release_media_ids m WHERE m.kind = %(mk{i})s AND m.value = %(mv{i})s)",
               **{f"mk{i}": kind, f"mv{i}": value})
-    for i, w in enumerate(q.excluded):
-        s.add(f"r.name NOT ILIKE %(x{i})s", **{f"x{i}": _like(w)})
+    if q.excluded:
+        if q.substring:
+            for i, w in enumerate(q.excluded):
+                s.add(f"r.name NOT ILIKE %(x{i})s", **{f"x{i}": _like(w)})
+        else:
+            s.add("NOT voyager.search_words(r.name) && voyager.search_words(%(excluded)s)",
+                  excluded=" ".join(q.excluded))
     if q.episode:
         s.add("r.name ~* %(ep_re)s", ep_re=q.episode.regex)
-    text = []
-    for i, w in enumerate(q.words):
+    text, probe = [], []
+    if q.words and not q.substring:
+        # the words as voyager.search_words() splits them (folded to a constant
+        # when planned); none at all would match every text, so it matches none
+        text.append("voyager.search_terms(t.text, t.posted_at) @> voyager.search_words(%(words)s) "
+                    "AND cardinality(voyager.search_words(%(words)s)) > 0")
+        s.params["words"] = " ".join(q.words)
+        # the walk's probe: a cheap substring test first where it is sound, so
+        # that the words of a text are split only for the texts that may match
+        for i, w in enumerate(q.words):
+            if PLAIN_WORD.fullmatch(w):
+                probe.append(f"t.text ILIKE %(w{i})s")
+                s.params[f"w{i}"] = _like(w)
+    for i, w in enumerate(q.words if q.substring else ()):
         # short words have no trigram: kept out of the index's reach (a trigram-less
         # pattern would make the index read everything), checked on the rows found
         col = "t.text" if len(w) >= 3 else "(t.text || '')"
@@ -139,11 +181,20 @@ def build(q: Query) -> Sql:
         s.params["ep_likes"] = list(q.episode.likes)
     if text:
         s.text = " AND ".join(text)
+        s.probe = " AND ".join(probe + text)
     s.text_only = len(s.conds) == hidden_only
     return s
 
 
 def count_sql(q: Query) -> tuple[str, dict]:
+    keys = q.count_keys
+    if keys is not None:
+        return "SELECT voyager.search_count(%(keys)s::text[]), voyager.catalog_state()", {"keys": keys}
+    return counted_sql(q)
+
+
+def counted_sql(q: Query) -> tuple[str, dict]:
+    """The total counted from the rows (what count_sql's keys stand for)."""
     s = build(q)
     if s.text and s.text_only:
         # words and nothing on the release row: the texts alone (every text's
@@ -170,16 +221,32 @@ ITEM_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
   LEFT JOIN voyager.release_judgements j ON j.release_id = r.id"""
 
 
-def page_sql(q: Query, limit: int, offset: int, walk: bool) -> tuple[str, dict]:
+def words_only(q: Query) -> bool:
+    """Whole words and nothing asked of the release row: the texts alone find
+    and order the matches (they carry their release's posting date)."""
+    return bool(q.words) and not q.substring and not q.episode and build(q).text_only
+
+
+def page_sql(q: Query, limit: int, offset: int, plan: str) -> tuple[str, dict]:
+    """The page's SQL by plan: "matches" (every match, the newest kept),
+    "walk" (releases newest first, each probing its texts), "months" (words
+    only: voyager.search_newest, a posting month at a time)."""
     s = build(q)
     conds = list(s.conds)
-    if walk:
-        if s.text:
-            conds.append(f"EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND {s.text})")
-        source = "(SELECT * FROM voyager.releases ORDER BY posted_at DESC OFFSET 0) r"
-    elif s.text:
-        # every match from the trigram index, each probing its release (the
-        # planner, misjudging a word as common, would walk a million rows)
+    params = {**s.params, "limit": limit, "offset": offset}
+    if plan == "months":
+        page = ("SELECT n.release_id AS id, n.posted_at FROM voyager.search_newest("
+                "voyager.search_words(%(words)s), %(limit)s, %(offset)s, %(judged)s) n")
+        params["judged"] = q.judged
+    elif plan == "matches" and s.text and words_only(q):
+        hidden = "" if q.judged else (" AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
+                                      "WHERE j.release_id = t.release_id AND j.hidden)")
+        page = f"""SELECT m.release_id AS id, m.posted_at
+      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t WHERE {s.text}{hidden}) m
+     ORDER BY m.posted_at DESC, m.release_id DESC LIMIT %(limit)s OFFSET %(offset)s"""
+    elif plan == "matches" and s.text:
+        # every match from the index, each probing its release (the planner,
+        # misjudging a word as common, would walk a million rows)
         where = " AND ".join(["r.id = tm.release_id", *conds])
         sql = f"""WITH tm AS MATERIALIZED (SELECT DISTINCT t.release_id FROM voyager.release_texts t WHERE {s.text}),
      page AS MATERIALIZED (
@@ -189,18 +256,41 @@ SELECT {ITEM_COLUMNS}
   FROM page JOIN voyager.releases r ON r.id = page.id
   {ITEM_JOINS}
  ORDER BY page.posted_at DESC, page.id DESC"""
-        return sql, {**s.params, "limit": limit, "offset": offset}
+        return sql, params
     else:
         source = "voyager.releases r"
-    where = " AND ".join(conds) or "true"
-    sql = f"""WITH page AS MATERIALIZED (
-    SELECT r.id, r.posted_at FROM {source} WHERE {where}
-     ORDER BY r.posted_at DESC, r.id DESC LIMIT %(limit)s OFFSET %(offset)s)
+        if plan == "walk" and s.text:
+            # OFFSET 0: kept a probe per release (as a semi-join, misjudging how
+            # common the words are, the planner would read every match first)
+            conds.append(f"EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND {s.probe} OFFSET 0)")
+            source = "(SELECT * FROM voyager.releases ORDER BY posted_at DESC OFFSET 0) r"
+        where = " AND ".join(conds) or "true"
+        page = f"""SELECT r.id, r.posted_at FROM {source} WHERE {where}
+     ORDER BY r.posted_at DESC, r.id DESC LIMIT %(limit)s OFFSET %(offset)s"""
+    sql = f"""WITH page AS MATERIALIZED ({page})
 SELECT {ITEM_COLUMNS}
   FROM page JOIN voyager.releases r ON r.id = page.id
   {ITEM_JOINS}
  ORDER BY page.posted_at DESC, page.id DESC"""
-    return sql, {**s.params, "limit": limit, "offset": offset}
+    return sql, params
+
+
+# what a plan costs, in about a microsecond a row read (measured on a million releases)
+MONTH_PROBE = 50                       # a month's probe of the words index
+
+
+def choose_plan(q: Query, total: int, limit: int, offset: int, releases: int, months: int) -> str:
+    """The cheapest page plan for a search of `total` matches among `releases`
+    spread over `months` posting months."""
+    if not q.has_text or total <= 0:
+        return "rows"
+    need = offset + limit
+    if words_only(q):
+        per_month = total / max(months, 1)
+        months_read = min(months, -(-need // max(per_month, 1e-9)))
+        by_months = months_read * MONTH_PROBE + min(total, need + per_month)
+        return "months" if by_months < total else "matches"
+    return "walk" if walk_pays(q, total, limit, offset, releases) else "matches"
 
 
 def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
@@ -297,12 +387,25 @@ def _hash(key: tuple) -> bytes:
 
 
 async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-              releases: int) -> tuple[int, list[dict]]:
+              releases: int, months: int = 120) -> tuple[int, list[dict]]:
     """(exact total, the page's rows as dicts). Totals come from this process's
     cache, then the shared one (voyager.search_totals) for what is costly to
     count, then a count."""
+    total, rows = await _run(conn, q, limit, offset, state=state, totals=totals, releases=releases, months=months)
+    if total == 0 and q.words and not q.substring:
+        # no whole word matched: the words as substrings
+        return await _run(conn, replace(q, substring=True), limit, offset, state=state, totals=totals,
+                          releases=releases, months=months)
+    return total, rows
+
+
+async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
+               releases: int, months: int) -> tuple[int, list[dict]]:
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
+    if total is None and q.count_keys is not None:
+        cur = await conn.execute(*count_sql(q))
+        total, _state = await cur.fetchone()
     if total is None and q.has_text:
         rows = await _rows(await conn.execute(*first_page_sql(q, limit, offset)))
         if rows[0]["probed"] <= PROBE:
@@ -318,5 +421,5 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
         total = await _count(conn, q, key, totals)
     if offset >= total or limit == 0:
         return total, []
-    sql, params = page_sql(q, limit, offset, walk_pays(q, total, limit, offset, releases))
+    sql, params = page_sql(q, limit, offset, choose_plan(q, total, limit, offset, releases, months))
     return total, await _rows(await conn.execute(sql, params))

@@ -73,6 +73,8 @@ def seed(conn) -> dict[str, int]:
     # the traffic that moved the frontier is no part of the test catalog
     conn.execute("DELETE FROM voyager.release_chunks c USING voyager.releases r "
                   "WHERE r.id = c.release_id AND r.name LIKE 'pad%%'")
+    conn.execute("DELETE FROM voyager.release_texts t USING voyager.releases r "
+                 "WHERE r.id = t.release_id AND r.name LIKE 'pad%%'")
     conn.execute("DELETE FROM voyager.releases WHERE name LIKE 'pad%%'")
     ids = dict(conn.execute("SELECT name, id FROM voyager.releases").fetchall())
     assert len(ids) == len(RELEASES), sorted(ids)

@@ -1,7 +1,8 @@
-"""The search's plans agree: the total counted with the texts alone or joined to
-the releases, the one-pass first page, the page of the matches and the
-newest-first walk give the same releases for every query, limit and offset;
-the plan picked for a common word on a big catalog is the walk."""
+"""The search's plans agree: the total read from voyager.search_count, counted
+with the texts alone or joined to the releases, the one-pass first page, the
+page of the matches, the newest-first walk and the month-by-month search give
+the same releases for every query, limit and offset; the plan picked follows
+the total."""
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,29 @@ QUERIES = [
     Query(episode=episode_match("3", "7")), Query(words=("grp",), groups=("alt.binaries.teevee",)),
     Query(words=("nothing-here",)), Query(words=("web",), maxage_days=36500, minsize=1),
     Query(words=("crème",)), Query(cats=CATS), Query(),
+    Query(words=("harb",), substring=True), Query(words=("ilent", "arbor"), substring=True),
+    Query(words=("harbor",), cats=CATS), Query(words=("grp", "harbor")), Query(cats=frozenset({8010})),
 ]
+
+
+class _Async:
+    """psycopg's async surface over a sync connection (search.run's calls)."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    async def execute(self, sql, params=None):
+        cur = self.conn.execute(sql, params)
+
+        class Cur:
+            description = cur.description
+
+            async def fetchone(self):
+                return cur.fetchone()
+
+            async def fetchall(self):
+                return cur.fetchall()
+        return Cur()
 
 
 def _rows(conn, sql, params):
@@ -46,43 +69,50 @@ def conn(shared_dsn):
 @given(q=st.sampled_from(QUERIES), limit=st.integers(0, 6), offset=st.integers(0, 14))
 def test_the_plans_agree(conn, q, limit, offset):
     total = conn.execute(*search.count_sql(q)).fetchone()[0]
+    assert conn.execute(*search.counted_sql(q)).fetchone()[0] == total
     first = _rows(conn, *search.first_page_sql(q, limit, offset))
     assert first[0]["total"] == total
     first = [r["id"] for r in first if r["id"] is not None]
-    matches = [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, walk=False))]
-    walk = [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, walk=True))]
-    assert first == matches == walk
-    assert len(matches) == max(0, min(limit, total - offset))
+    plans = ["matches", "walk"] + (["months"] if search.words_only(q) else [])
+    pages = {p: [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, p))] for p in plans}
+    for plan, ids in pages.items():
+        assert ids == first, plan
+    assert len(first) == max(0, min(limit, total - offset))
     # the joined count equals the texts-only one
     if q.words:
         joined = Query(**{**q.__dict__, "minsize": 0})
         assert conn.execute(*search.count_sql(joined)).fetchone()[0] == total
 
 
-def test_run_takes_the_common_word_path(conn, monkeypatch):
-    """Past PROBE matches the total is counted apart and the page walked when that pays."""
-    class Conn:                                   # psycopg's async surface over the sync connection
-        async def execute(self, sql, params=None):
-            cur = conn.execute(sql, params)
-
-            class Cur:
-                description = cur.description
-
-                async def fetchone(self):
-                    return cur.fetchone()
-
-                async def fetchall(self):
-                    return cur.fetchall()
-            return Cur()
-
+def test_run_picks_the_plan_by_the_total(conn, monkeypatch):
+    """Past PROBE matches the total is counted apart and the page walked when
+    that pays; a words-only search reads its total and goes by months when
+    its matches spread over many."""
     seen = []
     real = search.page_sql
     monkeypatch.setattr(search, "PROBE", 2)
     monkeypatch.setattr(search, "page_sql", lambda *a, **k: seen.append(a[3]) or real(*a, **k))
-    q = Query(words=("grp",))
-    totals = search.Totals()
-    total, rows = asyncio.run(search.run(Conn(), q, 1, 0, state=None, totals=totals, releases=12))
-    assert seen == [True] and len(rows) == 1                     # most releases match: walk the newest
+
+    def run(q, **kw):
+        return asyncio.run(search.run(_Async(conn), q, 1, 0, state=None, totals=search.Totals(), **kw))
+
+    q = Query(words=("grp",), minsize=1)
+    total, rows = run(q, releases=12)
+    assert seen == ["walk"] and len(rows) == 1                    # most releases match: walk the newest
     assert total == conn.execute(*search.count_sql(q)).fetchone()[0] > 2
-    total2, rows2 = asyncio.run(search.run(Conn(), q, 1, 0, state=None, totals=totals, releases=10**6))
-    assert seen == [True, False] and [r["id"] for r in rows2] == [r["id"] for r in rows] and total2 == total
+    total2, rows2 = run(q, releases=10**6)
+    assert seen[1:] == ["matches"] and [r["id"] for r in rows2] == [r["id"] for r in rows] and total2 == total
+    words = Query(words=("grp",))
+    assert search.words_only(words) and words.count_keys == ["w:grp"]
+    assert run(words, releases=12, months=1)[0] == total and seen[2:] == ["matches"]
+    monkeypatch.setattr(search, "MONTH_PROBE", 0)                 # a month's probe as cheap as a row
+    assert [r["id"] for r in run(words, releases=12, months=12)[1]] == [r["id"] for r in rows]
+    assert seen[3:] == ["months"]
+
+
+def test_no_whole_word_falls_back_to_substrings(conn):
+    whole = asyncio.run(search.run(_Async(conn), Query(words=("harbor",)), 50, 0, state=None, totals=None, releases=12))
+    part = asyncio.run(search.run(_Async(conn), Query(words=("harb",)), 50, 0, state=None, totals=None, releases=12))
+    assert whole[0] > 0 and part[0] == whole[0] and [r["id"] for r in part[1]] == [r["id"] for r in whole[1]]
+    none = asyncio.run(search.run(_Async(conn), Query(words=("zzyzx",)), 50, 0, state=None, totals=None, releases=12))
+    assert none == (0, [])

@@ -1,0 +1,381 @@
+-- Deploy voyager:search_words to pg
+-- Word search, and exact totals that stay cheap while the catalog grows and
+-- changes under the searches.
+--
+-- A word is a run of letters and digits, lower-cased, at most 64 characters
+-- (longer runs are cut into 64-character words, on both sides of a search
+-- alike). voyager.search_words(text) is the one definition: the GIN index on
+-- release_texts is built over it and every query's words go through it, so
+-- what a search looks for and what was indexed cannot differ. The index's
+-- posting lists are exact: a rare word costs its matches, not its trigrams'
+-- (the trigram index stays for substrings). The index holds one more term per
+-- text, its posting month ('@202611'): a common word's newest matches are found
+-- a month at a time, newest first (voyager.search_newest), each month the
+-- intersection of two posting lists, instead of reading all its matches.
+--
+-- search_counts holds, per key, how many searchable releases (not hidden by
+-- the judge) it has: '*' all of them, 'c:<category>' (a release without one
+-- counts as 8010, Other > Misc, as the search shows it) and 'w:<word>' (a
+-- release has a word when one of its texts has it). Statement triggers on
+-- releases, release_texts and release_judgements append the changes each
+-- statement makes to search_count_deltas, in the writing transaction: a
+-- snapshot's count (voyager.search_count) is the folded row plus the deltas it
+-- sees, exact for that snapshot. Writers only ever append (no hot counter row
+-- to wait on: concurrent stores never block each other here); the tick folds
+-- the deltas into search_counts every search_counts_seconds.
+BEGIN;
+CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT COST 200 AS $$
+    SELECT array_remove(regexp_split_to_array(regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g'),
+                                              '[^[:alnum:]]+'), '')
+$$;
+COMMENT ON FUNCTION voyager.search_words(text)
+    IS 'The searchable words of a text: runs of letters and digits, lower-cased, cut at 64 characters';
+
+CREATE FUNCTION voyager.search_month(p_posted_at timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT '@' || (extract(year FROM voyager.chunk_month(p_posted_at)) * 100
+                   + extract(month FROM voyager.chunk_month(p_posted_at)))::integer
+$$;
+COMMENT ON FUNCTION voyager.search_month(timestamptz) IS 'The month term of a posting date in the words index: @YYYYMM (UTC)';
+
+CREATE FUNCTION voyager.search_terms(p_text text, p_posted_at timestamptz) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE COST 200 AS $$
+    SELECT voyager.search_words(p_text) || voyager.search_month(p_posted_at)
+$$;
+COMMENT ON FUNCTION voyager.search_terms(text, timestamptz) IS 'What the words index holds of a text: its words and its month';
+
+CREATE INDEX release_texts_words_idx ON voyager.release_texts USING gin (voyager.search_terms(text, posted_at))
+    WITH (fastupdate = on, gin_pending_list_limit = 256);
+
+-- A text's posting date is its release's: filled in for a writer that leaves
+-- it out (store_batch writes it), moved with the release's.
+CREATE FUNCTION voyager.release_text_posted_at() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    SELECT r.posted_at INTO NEW.posted_at FROM voyager.releases r WHERE r.id = NEW.release_id;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER release_texts_posted_at BEFORE INSERT ON voyager.release_texts
+    FOR EACH ROW WHEN (NEW.posted_at IS NULL) EXECUTE FUNCTION voyager.release_text_posted_at();
+
+-- The newest matches of a set of terms (words, and nothing else asked of the
+-- release), newest first: the limit and offset's rows, whole months at a
+-- time from the newest month of the catalog back, each month one probe of
+-- the index for the terms and its month term. For a word with many matches:
+-- a month's worth of rows, not all of them.
+CREATE FUNCTION voyager.search_newest(p_terms text[], p_limit integer, p_offset integer DEFAULT 0,
+                                      p_judged boolean DEFAULT false)
+RETURNS TABLE (release_id bigint, posted_at timestamptz)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    v_month date;
+    v_oldest date;
+    v_ids bigint[] := '{}';
+    v_at timestamptz[] := '{}';
+    v_more_ids bigint[];
+    v_more_at timestamptz[];
+BEGIN
+    IF p_limit <= 0 OR cardinality(p_terms) = 0 THEN     -- no terms would be every text
+        RETURN;
+    END IF;
+    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does)
+    SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
+      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+             WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(NULL))
+               AND t.posted_at IS NULL
+               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
+    SELECT voyager.chunk_month(max(r.posted_at)), voyager.chunk_month(min(r.posted_at))
+      INTO v_month, v_oldest FROM voyager.releases r;       -- the two ends of releases_newest_idx
+    WHILE v_month >= v_oldest AND cardinality(v_ids) < p_offset + p_limit LOOP
+        SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(v_month))
+                   AND t.posted_at IS NOT NULL
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
+        IF v_more_ids IS NOT NULL THEN
+            v_ids := v_ids || v_more_ids;
+            v_at := v_at || v_more_at;
+        END IF;
+        v_month := v_month - interval '1 month';
+    END LOOP;
+    RETURN QUERY SELECT x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
+                  ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
+END $$;
+COMMENT ON FUNCTION voyager.search_newest(text[], integer, integer, boolean)
+    IS 'A page of the newest releases whose texts hold all the terms, found a posting month at a time';
+
+CREATE TABLE voyager.search_counts (
+    key      text PRIMARY KEY,               -- '*', 'c:<category>', 'w:<word>'
+    releases bigint NOT NULL
+);
+COMMENT ON TABLE voyager.search_counts IS 'Searchable releases per key (all, category, word), as of the last fold';
+
+CREATE TABLE voyager.search_count_deltas (
+    key   text NOT NULL,
+    delta bigint NOT NULL
+);
+CREATE INDEX search_count_deltas_key_idx ON voyager.search_count_deltas (key);
+COMMENT ON TABLE voyager.search_count_deltas
+    IS 'Changes of search_counts not folded yet, appended by the catalog''s statement triggers';
+
+INSERT INTO voyager.settings (name, value, description) VALUES
+  ('search_counts_seconds', '15', 'How often voyager tick folds search_count_deltas into search_counts')
+ON CONFLICT (name) DO NOTHING;
+
+-- The keys of releases as they are now (not hidden ones, unless p_even_hidden):
+-- '*' and the category of the rows of p_ids that exist; the words of their texts.
+CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false,
+                                       p_release_keys boolean DEFAULT true, p_word_keys boolean DEFAULT true)
+RETURNS TABLE (release_id bigint, key text)
+LANGUAGE sql STABLE AS $$
+    WITH ids AS (SELECT i.id FROM unnest(p_ids) i(id)
+                  WHERE p_even_hidden OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                      WHERE j.release_id = i.id AND j.hidden)),
+         r AS (SELECT r.id, r.category FROM voyager.releases r WHERE p_release_keys AND r.id IN (SELECT id FROM ids))
+    SELECT r.id, '*' FROM r
+    UNION ALL
+    SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
+    UNION ALL
+    SELECT DISTINCT t.release_id, 'w:' || w
+      FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
+     WHERE p_word_keys AND t.release_id IN (SELECT id FROM ids)
+$$;
+COMMENT ON FUNCTION voyager.search_keys_of(bigint[], boolean, boolean, boolean)
+    IS 'The search_counts keys of releases as they are now: all and category (of the release row), words (of its texts)';
+
+CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO voyager.search_count_deltas (key, delta)
+    SELECT k, sum(d) FROM unnest(p_keys, p_deltas) x(k, d) GROUP BY k HAVING sum(d) <> 0
+$$;
+
+-- releases: a new or deleted release adds or takes '*' and its category, an
+-- update moves its category (and its texts' posting date). (Its words are its texts' triggers' to count:
+-- store_batch writes both in one statement, after which both triggers fire.)
+CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_keys text[];
+    v_deltas bigint[];
+BEGIN
+    -- (each branch names only the transition tables its event has)
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(k.key), array_agg(1::bigint) INTO v_keys, v_deltas
+          FROM voyager.search_keys_of(ARRAY(SELECT id FROM new_rows), p_word_keys => false) k;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(x.key), array_agg(-1::bigint) INTO v_keys, v_deltas FROM (
+            SELECT o.id, '*' AS key FROM old_rows o
+            UNION ALL
+            SELECT o.id, 'c:' || coalesce(o.category, 8010) FROM old_rows o) x
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+    ELSE
+        -- a release's posting date moved (a date corrected): its texts' with it
+        UPDATE voyager.release_texts t SET posted_at = n.posted_at
+          FROM old_rows o JOIN new_rows n ON n.id = o.id
+         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
+        SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
+            SELECT n.id, 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+            UNION ALL
+            SELECT n.id, 'c:' || coalesce(n.category, 8010), 1
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)) x
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+    END IF;
+    IF v_keys IS NOT NULL THEN
+        PERFORM voyager.note_search_deltas(v_keys, v_deltas);
+    END IF;
+    RETURN NULL;
+END $$;
+
+-- release_texts: per release and word, how many of its texts have the word
+-- now and how many had it before the statement (now, less the new rows, plus
+-- the old ones); the word's key moves when that goes from none to some or back.
+-- (A text counts for its release id whether or not the release row is there
+-- yet or still: they come and go together, and check_catalog finds strays.)
+CREATE FUNCTION voyager.search_text_deltas(p_new_ids bigint[], p_new_texts text[],
+                                           p_old_ids bigint[], p_old_texts text[]) RETURNS void
+LANGUAGE sql AS $$
+    WITH changed AS (
+        SELECT x.i AS release_id, w, -1 AS c
+          FROM unnest(p_new_ids, p_new_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+        UNION ALL
+        SELECT x.i, w, 1
+          FROM unnest(p_old_ids, p_old_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+    ), d AS (
+        SELECT release_id, w, sum(c) AS c FROM changed GROUP BY 1, 2
+    ), ids AS (
+        SELECT DISTINCT release_id FROM d
+    ), now_c AS (
+        SELECT t.release_id, w, count(*) AS c
+          FROM ids JOIN voyager.release_texts t ON t.release_id = ids.release_id, unnest(voyager.search_words(t.text)) w
+         GROUP BY 1, 2
+    ), flips AS (
+        SELECT coalesce(now_c.release_id, d.release_id) AS release_id, coalesce(now_c.w, d.w) AS w,
+               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int AS delta
+          FROM now_c FULL JOIN d ON d.release_id = now_c.release_id AND d.w = now_c.w
+    )
+    INSERT INTO voyager.search_count_deltas (key, delta)
+    SELECT 'w:' || f.w, sum(f.delta)
+      FROM flips f
+     WHERE f.delta <> 0
+       AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = f.release_id AND j.hidden)
+     GROUP BY 1
+    HAVING sum(f.delta) <> 0
+$$;
+
+CREATE FUNCTION voyager.search_counts_texts() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_new_ids bigint[];
+    v_new_texts text[];
+    v_old_ids bigint[];
+    v_old_texts text[];
+BEGIN
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        SELECT array_agg(release_id), array_agg(text) INTO v_new_ids, v_new_texts FROM new_rows;
+    END IF;
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        SELECT array_agg(release_id), array_agg(text) INTO v_old_ids, v_old_texts FROM old_rows;
+    END IF;
+    IF v_new_ids IS NOT NULL OR v_old_ids IS NOT NULL THEN
+        PERFORM voyager.search_text_deltas(coalesce(v_new_ids, '{}'), coalesce(v_new_texts, '{}'),
+                                           coalesce(v_old_ids, '{}'), coalesce(v_old_texts, '{}'));
+    END IF;
+    RETURN NULL;
+END $$;
+
+-- release_judgements: a release hidden leaves every key, shown again it comes back.
+CREATE FUNCTION voyager.search_counts_judgements() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_hide bigint[];
+    v_show bigint[];
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        v_hide := ARRAY(SELECT release_id FROM new_rows WHERE hidden);
+    ELSIF TG_OP = 'DELETE' THEN
+        v_show := ARRAY(SELECT release_id FROM old_rows WHERE hidden);
+    ELSE
+        v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
+        v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
+    END IF;
+    IF cardinality(v_hide) > 0 THEN
+        PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(-1::bigint))
+           FROM voyager.search_keys_of(v_hide, true) k HAVING count(*) > 0;
+    END IF;
+    IF cardinality(v_show) > 0 THEN
+        PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(1::bigint))
+           FROM voyager.search_keys_of(v_show, true) k HAVING count(*) > 0;
+    END IF;
+    RETURN NULL;
+END $$;
+
+-- Everything counted again (a TRUNCATE of a counted table, or an operator's
+-- repair): no delta may be written meanwhile, so the stores wait for it.
+CREATE FUNCTION voyager.rebuild_search_counts() RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_keys bigint;
+BEGIN
+    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
+    DELETE FROM voyager.search_count_deltas;
+    DELETE FROM voyager.search_counts;
+    INSERT INTO voyager.search_counts (key, releases)
+    SELECT k.key, count(*)
+      FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases UNION SELECT release_id FROM voyager.release_texts)) k
+     GROUP BY k.key;
+    GET DIAGNOSTICS v_keys = ROW_COUNT;
+    RETURN v_keys;
+END $$;
+COMMENT ON FUNCTION voyager.rebuild_search_counts() IS 'search_counts counted again from the catalog (the stores wait meanwhile)';
+
+CREATE FUNCTION voyager.search_counts_truncated() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM voyager.rebuild_search_counts();
+    RETURN NULL;
+END $$;
+
+-- The deltas into their rows; one folder at a time (the others return 0).
+-- Keys that reach 0 leave the table.
+CREATE FUNCTION voyager.fold_search_counts() RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_folded bigint;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('voyager.search_counts')) THEN
+        RETURN 0;
+    END IF;
+    WITH gone AS (DELETE FROM voyager.search_count_deltas RETURNING key, delta),
+         s AS (SELECT key, sum(delta) AS d, count(*) AS n FROM gone GROUP BY key),
+         v AS (SELECT s.key, coalesce(c.releases, 0) + s.d AS releases FROM s LEFT JOIN voyager.search_counts c USING (key)),
+         dropped AS (DELETE FROM voyager.search_counts c USING v WHERE c.key = v.key AND v.releases = 0),
+         kept AS (INSERT INTO voyager.search_counts AS c (key, releases)
+                  SELECT key, releases FROM v WHERE releases <> 0
+                  ON CONFLICT (key) DO UPDATE SET releases = excluded.releases)
+    SELECT coalesce(sum(n), 0) INTO v_folded FROM s;
+    RETURN v_folded;
+END $$;
+COMMENT ON FUNCTION voyager.fold_search_counts() IS 'Folds search_count_deltas into search_counts (one folder at a time); returns the deltas folded';
+
+-- The exact count of a key set (disjoint keys: categories of a search), as this snapshot sees it.
+CREATE FUNCTION voyager.search_count(p_keys text[]) RETURNS bigint
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
+         + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+$$;
+COMMENT ON FUNCTION voyager.search_count(text[]) IS 'Searchable releases under the given keys (summed), exact for this snapshot';
+
+-- What a recount would say, against what the counts say (tests, operators): no rows when they agree.
+CREATE FUNCTION voyager.check_search_counts() RETURNS TABLE (key text, counted bigint, recounted bigint)
+LANGUAGE sql STABLE AS $$
+    WITH recount AS (SELECT k.key, count(*) AS n
+                       FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases
+                                                         UNION SELECT release_id FROM voyager.release_texts)) k
+                      GROUP BY k.key),
+         keys AS (SELECT key FROM recount UNION SELECT key FROM voyager.search_counts
+                  UNION SELECT key FROM voyager.search_count_deltas)
+    SELECT keys.key, voyager.search_count(ARRAY[keys.key]), coalesce(recount.n, 0)
+      FROM keys LEFT JOIN recount USING (key)
+     WHERE voyager.search_count(ARRAY[keys.key]) <> coalesce(recount.n, 0)
+$$;
+COMMENT ON FUNCTION voyager.check_search_counts() IS 'Keys whose count differs from a recount of the catalog (none when all is well)';
+
+CREATE TRIGGER releases_search_counts_insert AFTER INSERT ON voyager.releases
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+CREATE TRIGGER releases_search_counts_update AFTER UPDATE ON voyager.releases
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+CREATE TRIGGER releases_search_counts_delete AFTER DELETE ON voyager.releases
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+CREATE TRIGGER release_texts_search_counts_insert AFTER INSERT ON voyager.release_texts
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+CREATE TRIGGER release_texts_search_counts_update AFTER UPDATE ON voyager.release_texts
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+CREATE TRIGGER release_texts_search_counts_delete AFTER DELETE ON voyager.release_texts
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_texts();
+CREATE TRIGGER release_judgements_search_counts_insert AFTER INSERT ON voyager.release_judgements
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+CREATE TRIGGER release_judgements_search_counts_update AFTER UPDATE ON voyager.release_judgements
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+CREATE TRIGGER release_judgements_search_counts_delete AFTER DELETE ON voyager.release_judgements
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
+CREATE TRIGGER releases_search_counts_truncate AFTER TRUNCATE ON voyager.releases
+    FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+CREATE TRIGGER release_texts_search_counts_truncate AFTER TRUNCATE ON voyager.release_texts
+    FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+CREATE TRIGGER release_judgements_search_counts_truncate AFTER TRUNCATE ON voyager.release_judgements
+    FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_truncated();
+
+-- the catalog already there
+SELECT voyager.rebuild_search_counts();
+
+INSERT INTO voyager.jobs (name, kind, function, every_setting, timeout, description) VALUES
+  ('search_counts', 'sql', 'voyager.fold_search_counts', 'search_counts_seconds', '10 minutes',
+   'fold_search_counts: the search count deltas the stores appended, folded into search_counts');
+COMMIT;
