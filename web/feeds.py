@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
+from json.encoder import encode_basestring_ascii as _jstr
 
 from .names import name_info
 
@@ -46,13 +48,19 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+_UTC = timezone.utc
+_2D = tuple(f"{i:02d}" for i in range(60))
+_EPOCH = "Thu, 01 Jan 1970 00:00:00 +0000"
+
+
 def rfc822(dt: datetime | None) -> str:
     """RFC 822 (RFC 2822) date in UTC with a numeric offset, locale-free."""
     if dt is None:
-        dt = datetime(1970, 1, 1, tzinfo=timezone.utc)
-    d = dt.astimezone(timezone.utc)
-    return (f"{_DAYS[d.weekday()]}, {d.day:02d} {_MONTHS[d.month - 1]} {d.year:04d} "
-            f"{d.hour:02d}:{d.minute:02d}:{d.second:02d} +0000")
+        return _EPOCH
+    if dt.tzinfo is not _UTC:              # psycopg gives timezone.utc when the session's zone is UTC
+        dt = dt.astimezone(_UTC)
+    return (f"{_DAYS[dt.weekday()]}, {_2D[dt.day]} {_MONTHS[dt.month - 1]} {dt.year:04d} "
+            f"{_2D[dt.hour]}:{_2D[dt.minute]}:{_2D[dt.second]} +0000")
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,8 @@ class Limits:
 class Categories:
     names: dict[int, str]              # id -> name
     parents: dict[int, int | None]     # id -> parent id
+    # id -> what rss()/rss_json() write for it (_category_parts), filled as they meet the ids
+    _parts: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def children(self, parent: int) -> list[int]:
         return sorted(c for c, p in self.parents.items() if p == parent)
@@ -114,10 +124,18 @@ class Site:
     apikey: str | None = None
 
     def nzb_url(self, guid: str) -> str:
-        return f"{self.base}/api?t=get&id={guid}" + (f"&apikey={self.apikey}" if self.apikey else "")
+        before, after = self.nzb_url_parts()
+        return before + guid + after
+
+    def nzb_url_parts(self) -> tuple[str, str]:
+        """What comes before and after the guid in nzb_url."""
+        return f"{self.base}/api?t=get&id=", (f"&apikey={self.apikey}" if self.apikey else "")
 
     def details_url(self, guid: str) -> str:
-        return f"{self.base}/release/{guid}"
+        return self.details_url_prefix() + guid
+
+    def details_url_prefix(self) -> str:
+        return f"{self.base}/release/"
 
 
 ALL_ATTRS = ("category", "size", "files", "poster", "group", "grabs", "comments", "password", "usenetdate",
@@ -158,9 +176,68 @@ def item_attrs(row: dict, cats: Categories, wanted: frozenset[str] | None) -> li
     return out
 
 
-def _item_parts(row: dict, site: Site, cats: Categories):
-    guid = row["release_key"].hex()
-    return guid, site.nzb_url(guid), site.details_url(guid)
+# The documents' fast path: what does not change from item to item is worked out
+# once: per category (the <category> element, the category attrs), per release
+# name (escaped, what the name says as attrs), per poster and group (escaped),
+# per page (the URLs around the guid); an item is then one f-string. The
+# output is byte for byte what item_attrs() and the straightforward rendering
+# give (tests/web/test_feeds_reference.py holds them to it).
+_NAME_ATTRS = ("season", "episode", "tvtitle", "year", "resolution")
+_NAMES_CACHED = 1 << 14                 # release names per format: a few MB each
+_ESCAPED_CACHED = 1 << 13               # posters and groups
+
+
+def _xml_attr(n: str, v) -> str:
+    return f'<newznab:attr name="{n}" value="{esc(v)}"/>\n'
+
+
+def _json_attr(n: str, v) -> str:
+    return f'{{"@attributes": {{"name": "{n}", "value": {_jstr(str(v))}}}}}'
+
+
+def _category_parts(cats: Categories, cid) -> tuple[str, str, str, str]:
+    """(<category> element, category attrs as XML, path as JSON, category attrs as JSON) of an id."""
+    parts = cats._parts.get(cid)
+    if parts is None:
+        path = cats.path(cid)
+        chain = cats.chain(cid)
+        parts = (f"<category>{esc(path)}</category>\n", "".join([_xml_attr("category", c) for c in chain]),
+                 _jstr(path), ", ".join([_json_attr("category", c) for c in chain]))
+        cats._parts[cid] = parts
+    return parts
+
+
+@lru_cache(maxsize=_NAMES_CACHED)
+def _name_xml(name: str) -> tuple[str, str]:
+    """(the name escaped, the attrs name_info finds in it) as XML."""
+    info = name_info(name)
+    return esc(name), "".join([_xml_attr(n, v) for n in _NAME_ATTRS if (v := getattr(info, n)) is not None])
+
+
+@lru_cache(maxsize=_NAMES_CACHED)
+def _name_json(name: str) -> tuple[str, str]:
+    """(the name, the attrs name_info finds in it, each after ", ") as JSON."""
+    info = name_info(name)
+    return _jstr(name), "".join([", " + _json_attr(n, v) for n in _NAME_ATTRS
+                                 if (v := getattr(info, n)) is not None])
+
+
+# posters and groups: few that recur, and many with <, >, & (the slow case of esc)
+_esc_cached = lru_cache(maxsize=_ESCAPED_CACHED, typed=True)(esc)
+
+
+def clear_caches(cats: Categories | None = None) -> None:
+    """Forget the fragments worked out so far (for benchmarks)."""
+    _name_xml.cache_clear()
+    _name_json.cache_clear()
+    _esc_cached.cache_clear()
+    if cats is not None:
+        cats._parts.clear()
+
+
+def _wanted_flags(wanted: frozenset[str]) -> tuple:
+    """Which of ALL_ATTRS a request wants: one bool per attr up to guid, then the name's attrs wanted."""
+    return (*(n in wanted for n in ALL_ATTRS[:10]), tuple(n for n in _NAME_ATTRS if n in wanted))
 
 
 def limits_xml(limits: Limits | None) -> str:
@@ -180,21 +257,77 @@ def rss(rows: list[dict], *, site: Site, cats: Categories, total: int, offset: i
            f"<link>{esc(site.base)}/</link>\n<language>en-gb</language>\n",
            f'<newznab:response offset="{offset}" total="{total}"/>\n',
            limits_mark if limits_mark is not None else limits_xml(limits)]
+    # escaping works character by character, and a guid is hex: the URLs' fixed parts are escaped once
+    nzb_a, nzb_b = (esc(s) for s in site.nzb_url_parts())
+    details_a = esc(site.details_url_prefix())
+    desc_e = esc(description) if description is not None else None
+    full = wanted is None
+    if not full:
+        w_cat, w_size, w_files, w_poster, w_group, w_grabs, w_comments, w_password, w_date, w_guid, w_names = \
+            _wanted_flags(wanted)
+    names = full or bool(w_names)           # name_info's work only when its attrs are wanted
+    cat_parts = cats._parts.get
+    append = out.append
     for row in rows:
-        guid, nzb, details = _item_parts(row, site, cats)
-        nzb_e = esc(nzb)
-        details_e = esc(details)
-        name_e = esc(row["name"])
-        out.append(
-            f"<item>\n<title>{name_e}</title>\n"
-            f'<guid isPermaLink="true">{details_e}</guid>\n'
-            f"<link>{nzb_e}</link>\n<comments>{details_e}#comments</comments>\n"
-            f"<pubDate>{rfc822(row['posted_at'])}</pubDate>\n"
-            f"<category>{esc(cats.path(row['category']))}</category>\n"
-            f"<description>{esc(description) if description is not None else name_e}</description>\n"
-            f'<enclosure url="{nzb_e}" length="{row["bytes"]}" type="application/x-nzb"/>\n')
-        out.extend([f'<newznab:attr name="{n}" value="{esc(v)}"/>\n' for n, v in item_attrs(row, cats, wanted)])
-        out.append("</item>\n")
+        guid = row["release_key"].hex()
+        cid = row["category"]
+        cp = cat_parts(cid) or _category_parts(cats, cid)
+        if names:
+            name_e, name_attrs = _name_xml(row["name"])
+        else:
+            name_e = esc(row["name"])
+        date = rfc822(row["posted_at"])
+        size = row["bytes"]                 # numbers (integer columns) need no escaping
+        nzb = f"{nzb_a}{guid}{nzb_b}"
+        details = details_a + guid
+        item = (f"<item>\n<title>{name_e}</title>\n"
+                f'<guid isPermaLink="true">{details}</guid>\n'
+                f"<link>{nzb}</link>\n<comments>{details}#comments</comments>\n"
+                f"<pubDate>{date}</pubDate>\n{cp[0]}"
+                f"<description>{name_e if desc_e is None else desc_e}</description>\n"
+                f'<enclosure url="{nzb}" length="{size}" type="application/x-nzb"/>\n')
+        if full:
+            append(f"{item}{cp[1]}"
+                   f'<newznab:attr name="size" value="{size}"/>\n'
+                   f'<newznab:attr name="files" value="{row["files"]}"/>\n'
+                   f'<newznab:attr name="poster" value="{_esc_cached(row["poster"])}"/>\n'
+                   f'<newznab:attr name="group" value="{_esc_cached(row["group_name"])}"/>\n'
+                   f'<newznab:attr name="grabs" value="{row["grabs"]}"/>\n'
+                   '<newznab:attr name="comments" value="0"/>\n'
+                   f'<newznab:attr name="password" value="{row["password"]}"/>\n'
+                   f'<newznab:attr name="usenetdate" value="{date}"/>\n'
+                   f'<newznab:attr name="guid" value="{guid}"/>\n'
+                   f"{name_attrs}</item>\n")
+            continue
+        parts = [item]
+        if w_cat:
+            parts.append(cp[1])
+        if w_size:
+            parts.append(f'<newznab:attr name="size" value="{size}"/>\n')
+        if w_files:
+            parts.append(f'<newznab:attr name="files" value="{row["files"]}"/>\n')
+        if w_poster:
+            parts.append(f'<newznab:attr name="poster" value="{_esc_cached(row["poster"])}"/>\n')
+        if w_group:
+            parts.append(f'<newznab:attr name="group" value="{_esc_cached(row["group_name"])}"/>\n')
+        if w_grabs:
+            parts.append(f'<newznab:attr name="grabs" value="{row["grabs"]}"/>\n')
+        if w_comments:
+            parts.append('<newznab:attr name="comments" value="0"/>\n')
+        if w_password:
+            parts.append(f'<newznab:attr name="password" value="{row["password"]}"/>\n')
+        if w_date:
+            parts.append(f'<newznab:attr name="usenetdate" value="{date}"/>\n')
+        if w_guid:
+            parts.append(f'<newznab:attr name="guid" value="{guid}"/>\n')
+        if w_names:
+            if len(w_names) == len(_NAME_ATTRS):
+                parts.append(name_attrs)
+            else:
+                info = name_info(row["name"])
+                parts.extend([_xml_attr(n, v) for n in w_names if (v := getattr(info, n)) is not None])
+        parts.append("</item>\n")
+        append("".join(parts))
     out.append("</channel>\n</rss>\n")
     return "".join(out)
 
@@ -205,23 +338,91 @@ def _a(**attrs) -> dict:
 
 def rss_json(rows: list[dict], *, site: Site, cats: Categories, total: int, offset: int, limits: Limits | None = None,
              wanted: frozenset[str] | None, description: str | None = None, limits_mark: str | None = None) -> str:
-    items = []
-    for row in rows:
-        guid, nzb, details = _item_parts(row, site, cats)
-        items.append({
-            "title": row["name"], "guid": details, "link": nzb, "comments": details + "#comments",
-            "pubDate": rfc822(row["posted_at"]), "category": cats.path(row["category"]),
-            "description": description if description is not None else row["name"],
-            "enclosure": _a(url=nzb, length=row["bytes"], type="application/x-nzb"),
-            "attr": [_a(name=n, value=v) for n, v in item_attrs(row, cats, wanted)],
-        })
+    """The RSS document as JSON: what json.dumps(ensure_ascii=True) makes of
+    {"@attributes": {"version": "2.0"}, "channel": {..., "item": [...]}},
+    with the items written directly (JSON strings by json's own encoder)."""
     channel = {"title": site.title, "description": f"{site.title} feed", "link": site.base + "/",
-               "language": "en-gb", "response": _a(offset=offset, total=total), "item": items}
+               "language": "en-gb", "response": _a(offset=offset, total=total)}
+    # json.dumps(...) ends with the "}}" that closes the channel and the document
+    head = json.dumps({"@attributes": {"version": "2.0"}, "channel": channel}, ensure_ascii=True)[:-2]
     if limits_mark is not None:
-        channel["apilimits"] = limits_mark
+        tail = ", \"apilimits\": " + json.dumps(limits_mark, ensure_ascii=True) + "}}"
     elif limits is not None:
-        channel["apilimits"] = {"@attributes": limits.attrs()}
-    return json.dumps({"@attributes": {"version": "2.0"}, "channel": channel}, ensure_ascii=True)
+        tail = ", \"apilimits\": " + json.dumps({"@attributes": limits.attrs()}, ensure_ascii=True) + "}}"
+    else:
+        tail = "}}"
+    # a JSON string's text is its characters' escapes one by one, and a guid is hex
+    nzb_a, nzb_b = (_jstr(s)[1:-1] for s in site.nzb_url_parts())
+    details_a = _jstr(site.details_url_prefix())[1:-1]
+    desc_j = json.dumps(description, ensure_ascii=True) if description is not None else None
+    full = wanted is None
+    if not full:
+        w_cat, w_size, w_files, w_poster, w_group, w_grabs, w_comments, w_password, w_date, w_guid, w_names = \
+            _wanted_flags(wanted)
+    names = full or bool(w_names)
+    cat_parts = cats._parts.get
+    items = []
+    append = items.append
+    for row in rows:
+        guid = row["release_key"].hex()
+        cid = row["category"]
+        cp = cat_parts(cid) or _category_parts(cats, cid)
+        if names:
+            name_j, name_attrs = _name_json(row["name"])
+        else:
+            name_j = _jstr(row["name"])
+        date = rfc822(row["posted_at"])
+        size = row["bytes"]
+        nzb = f'"{nzb_a}{guid}{nzb_b}"'
+        details = details_a + guid
+        item = (f'{{"title": {name_j}, "guid": "{details}", "link": {nzb}, "comments": "{details}#comments", '
+                f'"pubDate": "{date}", "category": {cp[2]}, '
+                f'"description": {name_j if desc_j is None else desc_j}, '
+                f'"enclosure": {{"@attributes": {{"url": {nzb}, "length": "{size}", "type": "application/x-nzb"}}}}, '
+                '"attr": [')
+        if full:
+            append(f"{item}{cp[3]}, "
+                   f'{{"@attributes": {{"name": "size", "value": "{size}"}}}}, '
+                   f'{{"@attributes": {{"name": "files", "value": "{row["files"]}"}}}}, '
+                   f'{{"@attributes": {{"name": "poster", "value": {_jstr(str(row["poster"]))}}}}}, '
+                   f'{{"@attributes": {{"name": "group", "value": {_jstr(str(row["group_name"]))}}}}}, '
+                   f'{{"@attributes": {{"name": "grabs", "value": "{row["grabs"]}"}}}}, '
+                   '{"@attributes": {"name": "comments", "value": "0"}}, '
+                   f'{{"@attributes": {{"name": "password", "value": "{row["password"]}"}}}}, '
+                   f'{{"@attributes": {{"name": "usenetdate", "value": "{date}"}}}}, '
+                   f'{{"@attributes": {{"name": "guid", "value": "{guid}"}}}}'
+                   f"{name_attrs}]}}")
+            continue
+        attrs = []
+        if w_cat:
+            attrs.append(cp[3])
+        if w_size:
+            attrs.append(f'{{"@attributes": {{"name": "size", "value": "{size}"}}}}')
+        if w_files:
+            attrs.append(f'{{"@attributes": {{"name": "files", "value": "{row["files"]}"}}}}')
+        if w_poster:
+            attrs.append(_json_attr("poster", row["poster"]))
+        if w_group:
+            attrs.append(_json_attr("group", row["group_name"]))
+        if w_grabs:
+            attrs.append(f'{{"@attributes": {{"name": "grabs", "value": "{row["grabs"]}"}}}}')
+        if w_comments:
+            attrs.append('{"@attributes": {"name": "comments", "value": "0"}}')
+        if w_password:
+            attrs.append(f'{{"@attributes": {{"name": "password", "value": "{row["password"]}"}}}}')
+        if w_date:
+            attrs.append(f'{{"@attributes": {{"name": "usenetdate", "value": "{date}"}}}}')
+        if w_guid:
+            attrs.append(f'{{"@attributes": {{"name": "guid", "value": "{guid}"}}}}')
+        if w_names:
+            if len(w_names) == len(_NAME_ATTRS):
+                if name_attrs:
+                    attrs.append(name_attrs[2:])
+            else:
+                info = name_info(row["name"])
+                attrs.extend([_json_attr(n, v) for n in w_names if (v := getattr(info, n)) is not None])
+        append(item + ", ".join(attrs) + "]}")
+    return head + ', "item": [' + ", ".join(items) + "]" + tail
 
 
 SEARCHES = (("search", "q"), ("tv-search", "q,season,ep"), ("movie-search", "q"),
