@@ -2238,6 +2238,17 @@ END $$;
 
 
 --
+-- Name: search_day(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_day(p_posted_at timestamp with time zone) RETURNS date
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT coalesce((p_posted_at AT TIME ZONE 'UTC')::date, date '1970-01-01')
+$$;
+
+
+--
 -- Name: search_keys_of(bigint[], boolean, boolean, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2259,60 +2270,17 @@ $$;
 
 
 --
--- Name: search_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: search_period(text, date); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.search_month(p_posted_at timestamp with time zone) RETURNS text
+CREATE FUNCTION voyager.search_period(p_unit text, p_day date) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
-    SELECT '@' || (extract(year FROM voyager.chunk_month(p_posted_at)) * 100
-                   + extract(month FROM voyager.chunk_month(p_posted_at)))::integer
+    SELECT CASE p_unit
+           WHEN 'month' THEN '@m' || (extract(year FROM p_day) * 100 + extract(month FROM p_day))::integer
+           ELSE '@d' || (extract(year FROM p_day) * 10000 + extract(month FROM p_day) * 100
+                         + extract(day FROM p_day))::integer END
 $$;
-
-
---
--- Name: search_newest(text[], integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
---
-
-CREATE FUNCTION voyager.search_newest(p_terms text[], p_limit integer, p_offset integer DEFAULT 0, p_judged boolean DEFAULT false) RETURNS TABLE(release_id bigint, posted_at timestamp with time zone)
-    LANGUAGE plpgsql STABLE
-    AS $$
-DECLARE
-    v_month date;
-    v_oldest date;
-    v_ids bigint[] := '{}';
-    v_at timestamptz[] := '{}';
-    v_more_ids bigint[];
-    v_more_at timestamptz[];
-BEGIN
-    IF p_limit <= 0 OR cardinality(p_terms) = 0 THEN     -- no terms would be every text
-        RETURN;
-    END IF;
-    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does)
-    SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
-      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-             WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(NULL))
-               AND t.posted_at IS NULL
-               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
-    SELECT voyager.chunk_month(max(r.posted_at)), voyager.chunk_month(min(r.posted_at))
-      INTO v_month, v_oldest FROM voyager.releases r;       -- the two ends of releases_newest_idx
-    WHILE v_month >= v_oldest AND cardinality(v_ids) < p_offset + p_limit LOOP
-        SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
-          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-                 WHERE voyager.search_terms(t.text, t.posted_at) @> (p_terms || voyager.search_month(v_month))
-                   AND t.posted_at IS NOT NULL
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
-        IF v_more_ids IS NOT NULL THEN
-            v_ids := v_ids || v_more_ids;
-            v_at := v_at || v_more_at;
-        END IF;
-        v_month := v_month - interval '1 month';
-    END LOOP;
-    RETURN QUERY SELECT x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
-                  ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
-END $$;
 
 
 --
@@ -2322,7 +2290,8 @@ END $$;
 CREATE FUNCTION voyager.search_terms(p_text text, p_posted_at timestamp with time zone) RETURNS text[]
     LANGUAGE sql IMMUTABLE COST 200 PARALLEL SAFE
     AS $$
-    SELECT voyager.search_words(p_text) || voyager.search_month(p_posted_at)
+    SELECT voyager.search_words(p_text) || voyager.search_period('month', voyager.search_day(p_posted_at))
+                                        || voyager.search_period('day', voyager.search_day(p_posted_at))
 $$;
 
 
@@ -2372,6 +2341,135 @@ CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
     SELECT array_remove(regexp_split_to_array(regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g'),
                                               '[^[:alnum:]]+'), '')
 $$;
+
+
+--
+-- Name: search_words_page(text, integer, integer, boolean, text[], text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer, p_judged boolean DEFAULT false, p_keys text[] DEFAULT NULL::text[], p_plan text DEFAULT NULL::text) RETURNS TABLE(total bigint, release_id bigint, posted_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+DECLARE
+    v_terms text[] := voyager.search_words(p_words);
+    v_total bigint;
+    v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
+    v_newest date;
+    v_oldest date;
+    v_days numeric;
+    v_plan text := p_plan;
+    v_unit text;
+    v_day date;
+    v_before timestamptz;
+    v_probes integer := 0;
+    v_ids bigint[] := '{}';
+    v_at timestamptz[] := '{}';
+    v_more_ids bigint[];
+    v_more_at timestamptz[];
+BEGIN
+    IF cardinality(v_terms) = 0 THEN                  -- no terms would be every text
+        RETURN QUERY SELECT 0::bigint, NULL::bigint, NULL::timestamptz;
+        RETURN;
+    END IF;
+    IF p_keys IS NOT NULL THEN
+        v_total := voyager.search_count(p_keys);
+    ELSE
+        SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
+         WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
+           AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                         WHERE j.release_id = t.release_id AND j.hidden));
+    END IF;
+    IF v_total <= p_offset OR p_limit <= 0 THEN
+        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+        RETURN;
+    END IF;
+    SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
+      INTO v_newest, v_oldest FROM voyager.releases r;      -- the two ends of releases_newest_idx
+    v_days := greatest(v_newest - v_oldest + 1, 1);
+    v_plan := coalesce(v_plan, voyager.search_words_plan(v_total, v_need));
+
+    IF v_plan = 'matches' THEN
+        RETURN QUERY
+        SELECT v_total, m.release_id, m.posted_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) m
+         ORDER BY m.posted_at DESC, m.release_id DESC LIMIT p_limit OFFSET p_offset;
+        RETURN;
+    END IF;
+
+    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does)
+    SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
+      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+             WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period('day', date '1970-01-01'))
+               AND t.posted_at IS NULL
+               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
+    v_unit := CASE v_plan WHEN 'days' THEN 'day' ELSE 'month' END;
+    v_day := CASE v_unit WHEN 'day' THEN v_newest ELSE date_trunc('month', v_newest)::date END;
+    WHILE v_day >= date_trunc('month', v_oldest)::date AND cardinality(v_ids) < v_need LOOP
+        SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period(v_unit, v_day))
+                   AND t.posted_at IS NOT NULL
+                   AND (v_before IS NULL OR t.posted_at < v_before)
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
+        IF v_more_ids IS NOT NULL THEN
+            v_ids := v_ids || v_more_ids;
+            v_at := v_at || v_more_at;
+        END IF;
+        v_probes := v_probes + 1;
+        IF v_unit = 'day' AND v_probes > 30 + 2 * ceil(v_need * v_days / v_total) THEN
+            -- thinner than their average: the rest of this month and the older ones by months
+            v_before := v_day::timestamp AT TIME ZONE 'UTC';
+            v_unit := 'month';
+            v_day := date_trunc('month', v_day - 1)::date;
+        ELSIF v_unit = 'day' THEN
+            v_day := v_day - 1;
+        ELSE
+            v_day := (v_day - interval '1 month')::date;
+            v_before := NULL;
+        END IF;
+    END LOOP;
+    RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
+                  ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+    END IF;
+END $$;
+
+
+--
+-- Name: search_words_plan(bigint, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_words_plan(p_total bigint, p_need bigint) RETURNS text
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    v_days numeric;
+    v_months numeric;
+    v_per numeric;
+    v_by_months numeric;
+    v_by_days numeric;
+BEGIN
+    IF p_total <= 0 OR p_need <= 0 THEN
+        RETURN 'matches';
+    END IF;
+    SELECT greatest(voyager.search_day(max(r.posted_at)) - voyager.search_day(min(r.posted_at)) + 1, 1)
+      INTO v_days FROM voyager.releases r;
+    v_days := coalesce(v_days, 1);
+    v_months := greatest(v_days / 30.44, 1);
+    v_per := p_total / v_months;
+    v_by_months := least(v_months, ceil(p_need / v_per)) * 150 + least(p_total, p_need + v_per) * 2;
+    v_per := p_total / v_days;
+    v_by_days := least(v_days, ceil(p_need / v_per)) * 40 + least(p_total, p_need + v_per) * 2;
+    RETURN CASE WHEN p_total * 3 <= least(v_by_months, v_by_days) THEN 'matches'
+                WHEN v_by_days < v_by_months THEN 'days' ELSE 'months' END;
+END $$;
 
 
 --

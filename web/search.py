@@ -229,22 +229,14 @@ def words_only(q: Query) -> bool:
 
 def page_sql(q: Query, limit: int, offset: int, plan: str) -> tuple[str, dict]:
     """The page's SQL by plan: "matches" (every match, the newest kept),
-    "walk" (releases newest first, each probing its texts), "months" (words
-    only: voyager.search_newest, a posting month at a time)."""
+    "walk" (releases newest first, each probing its texts); for words only
+    also "months" and "days" (voyager.search_words_page's walks)."""
     s = build(q)
     conds = list(s.conds)
     params = {**s.params, "limit": limit, "offset": offset}
-    if plan == "months":
-        page = ("SELECT n.release_id AS id, n.posted_at FROM voyager.search_newest("
-                "voyager.search_words(%(words)s), %(limit)s, %(offset)s, %(judged)s) n")
-        params["judged"] = q.judged
-    elif plan == "matches" and s.text and words_only(q):
-        hidden = "" if q.judged else (" AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
-                                      "WHERE j.release_id = t.release_id AND j.hidden)")
-        page = f"""SELECT m.release_id AS id, m.posted_at
-      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t WHERE {s.text}{hidden}) m
-     ORDER BY m.posted_at DESC, m.release_id DESC LIMIT %(limit)s OFFSET %(offset)s"""
-    elif plan == "matches" and s.text:
+    if words_only(q):
+        return words_sql(q, limit, offset, plan)
+    if plan == "matches" and s.text:
         # every match from the index, each probing its release (the planner,
         # misjudging a word as common, would walk a million rows)
         where = " AND ".join(["r.id = tm.release_id", *conds])
@@ -257,17 +249,16 @@ SELECT {ITEM_COLUMNS}
   {ITEM_JOINS}
  ORDER BY page.posted_at DESC, page.id DESC"""
         return sql, params
-    else:
-        source = "voyager.releases r"
-        if plan == "walk" and s.text:
-            # OFFSET 0: kept a probe per release (as a semi-join, misjudging how
-            # common the words are, the planner would read every match first)
-            conds.append(f"EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND {s.probe} OFFSET 0)")
-            source = "(SELECT * FROM voyager.releases ORDER BY posted_at DESC OFFSET 0) r"
-        where = " AND ".join(conds) or "true"
-        page = f"""SELECT r.id, r.posted_at FROM {source} WHERE {where}
-     ORDER BY r.posted_at DESC, r.id DESC LIMIT %(limit)s OFFSET %(offset)s"""
-    sql = f"""WITH page AS MATERIALIZED ({page})
+    source = "voyager.releases r"
+    if plan == "walk" and s.text:
+        # OFFSET 0: kept a probe per release (as a semi-join, misjudging how
+        # common the words are, the planner would read every match first)
+        conds.append(f"EXISTS (SELECT 1 FROM voyager.release_texts t WHERE t.release_id = r.id AND {s.probe} OFFSET 0)")
+        source = "(SELECT * FROM voyager.releases ORDER BY posted_at DESC OFFSET 0) r"
+    where = " AND ".join(conds) or "true"
+    sql = f"""WITH page AS MATERIALIZED (
+    SELECT r.id, r.posted_at FROM {source} WHERE {where}
+     ORDER BY r.posted_at DESC, r.id DESC LIMIT %(limit)s OFFSET %(offset)s)
 SELECT {ITEM_COLUMNS}
   FROM page JOIN voyager.releases r ON r.id = page.id
   {ITEM_JOINS}
@@ -275,22 +266,21 @@ SELECT {ITEM_COLUMNS}
     return sql, params
 
 
-# what a plan costs, in about a microsecond a row read (measured on a million releases)
-MONTH_PROBE = 50                       # a month's probe of the words index
-
-
-def choose_plan(q: Query, total: int, limit: int, offset: int, releases: int, months: int) -> str:
-    """The cheapest page plan for a search of `total` matches among `releases`
-    spread over `months` posting months."""
-    if not q.has_text or total <= 0:
-        return "rows"
-    need = offset + limit
-    if words_only(q):
-        per_month = total / max(months, 1)
-        months_read = min(months, -(-need // max(per_month, 1e-9)))
-        by_months = months_read * MONTH_PROBE + min(total, need + per_month)
-        return "months" if by_months < total else "matches"
-    return "walk" if walk_pays(q, total, limit, offset, releases) else "matches"
+def words_sql(q: Query, limit: int, offset: int, plan: str | None = None) -> tuple[str, dict]:
+    """A words-only search in one statement: voyager.search_words_page gives
+    the total (read from search_count where the keys give it) and the page's
+    ids by the cheapest way (or by `plan`); the rows come with them. The
+    statement's text is the same for every such search: prepared once."""
+    sql = f"""WITH page AS MATERIALIZED (
+    SELECT * FROM voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(keys)s::text[], %(plan)s))
+SELECT page.total, x.*
+  FROM page LEFT JOIN LATERAL (
+    SELECT {ITEM_COLUMNS} FROM voyager.releases r
+      {ITEM_JOINS}
+     WHERE r.id = page.release_id) x ON true
+ ORDER BY page.posted_at DESC, page.release_id DESC"""
+    return sql, {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged,
+                 "keys": q.count_keys, "plan": plan}
 
 
 def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
@@ -387,20 +377,24 @@ def _hash(key: tuple) -> bytes:
 
 
 async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-              releases: int, months: int = 120) -> tuple[int, list[dict]]:
+              releases: int) -> tuple[int, list[dict]]:
     """(exact total, the page's rows as dicts). Totals come from this process's
     cache, then the shared one (voyager.search_totals) for what is costly to
     count, then a count."""
-    total, rows = await _run(conn, q, limit, offset, state=state, totals=totals, releases=releases, months=months)
+    total, rows = await _run(conn, q, limit, offset, state=state, totals=totals, releases=releases)
     if total == 0 and q.words and not q.substring:
         # no whole word matched: the words as substrings
         return await _run(conn, replace(q, substring=True), limit, offset, state=state, totals=totals,
-                          releases=releases, months=months)
+                          releases=releases)
     return total, rows
 
 
 async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-               releases: int, months: int) -> tuple[int, list[dict]]:
+               releases: int) -> tuple[int, list[dict]]:
+    if words_only(q):
+        rows = await _rows(await conn.execute(*words_sql(q, limit, offset)))
+        total = rows[0].pop("total")
+        return total, [r for r in rows if r["id"] is not None]
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
     if total is None and q.count_keys is not None:
@@ -421,5 +415,5 @@ async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, to
         total = await _count(conn, q, key, totals)
     if offset >= total or limit == 0:
         return total, []
-    sql, params = page_sql(q, limit, offset, choose_plan(q, total, limit, offset, releases, months))
+    sql, params = page_sql(q, limit, offset, "walk" if walk_pays(q, total, limit, offset, releases) else "matches")
     return total, await _rows(await conn.execute(sql, params))

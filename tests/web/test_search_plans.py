@@ -73,8 +73,9 @@ def test_the_plans_agree(conn, q, limit, offset):
     first = _rows(conn, *search.first_page_sql(q, limit, offset))
     assert first[0]["total"] == total
     first = [r["id"] for r in first if r["id"] is not None]
-    plans = ["matches", "walk"] + (["months"] if search.words_only(q) else [])
-    pages = {p: [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, p))] for p in plans}
+    plans = ["matches", "months", "days"] if search.words_only(q) else ["matches", "walk"]
+    pages = {p: [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, p)) if r["id"] is not None]
+             for p in plans}
     for plan, ids in pages.items():
         assert ids == first, plan
     assert len(first) == max(0, min(limit, total - offset))
@@ -86,8 +87,8 @@ def test_the_plans_agree(conn, q, limit, offset):
 
 def test_run_picks_the_plan_by_the_total(conn, monkeypatch):
     """Past PROBE matches the total is counted apart and the page walked when
-    that pays; a words-only search reads its total and goes by months when
-    its matches spread over many."""
+    that pays; a words-only search is one statement, its total read from
+    voyager.search_count."""
     seen = []
     real = search.page_sql
     monkeypatch.setattr(search, "PROBE", 2)
@@ -104,10 +105,39 @@ def test_run_picks_the_plan_by_the_total(conn, monkeypatch):
     assert seen[1:] == ["matches"] and [r["id"] for r in rows2] == [r["id"] for r in rows] and total2 == total
     words = Query(words=("grp",))
     assert search.words_only(words) and words.count_keys == ["w:grp"]
-    assert run(words, releases=12, months=1)[0] == total and seen[2:] == ["matches"]
-    monkeypatch.setattr(search, "MONTH_PROBE", 0)                 # a month's probe as cheap as a row
-    assert [r["id"] for r in run(words, releases=12, months=12)[1]] == [r["id"] for r in rows]
-    assert seen[3:] == ["months"]
+    assert run(words, releases=12) == (total, rows) and seen[2:] == []
+
+
+def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
+    """On a catalog where one word is in every release, spread over years, the
+    page walks days; a word in a few, the matches."""
+    conn.execute("BEGIN")
+    try:
+        conn.execute("""INSERT INTO voyager.releases (posted_at, first_article, last_article, segments, bytes, group_id,
+                                                      group_set_id, poster_id, files, source, complete, has_par2,
+                                                      release_key, identity_key, name)
+                        SELECT timestamptz '2020-01-01 00:00+00' + make_interval(hours => i * 7), i, i, 1, 1,
+                               (SELECT min(id) FROM voyager.groups), (SELECT min(id) FROM voyager.group_sets),
+                               (SELECT min(id) FROM voyager.posters), 1, 1, true, false,
+                               substring(sha256(('w' || i)::bytea) FROM 1 FOR 20),
+                               substring(sha256(('w' || i)::bytea) FROM 1 FOR 20),
+                               'Everywhere.' || CASE WHEN i % 500 = 0 THEN 'Rare.' ELSE '' END || i
+                          FROM generate_series(1, 6000) i""")
+        conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) "
+                     "SELECT id, 1, name FROM voyager.releases WHERE name LIKE 'Everywhere.%%'")
+
+        def plan_of(word):
+            total = conn.execute("SELECT total FROM voyager.search_words_page(%s, 10, 0)", (word,)).fetchone()[0]
+            return conn.execute("SELECT voyager.search_words_plan(%s, 10)", (total,)).fetchone()[0]
+
+        assert plan_of("everywhere") == "days" and plan_of("rare") == "matches"
+        for word in ("everywhere", "rare"):
+            pages = {p: conn.execute("SELECT release_id FROM voyager.search_words_page(%s, 10, 3, false, NULL, %s)",
+                                     (word, p)).fetchall() for p in ("matches", "months", "days")}
+            total = conn.execute("SELECT total FROM voyager.search_words_page(%s, 10, 0)", (word,)).fetchone()[0]
+            assert pages["matches"] == pages["months"] == pages["days"] and len(pages["matches"]) == min(10, total - 3)
+    finally:
+        conn.execute("ROLLBACK")
 
 
 def test_no_whole_word_falls_back_to_substrings(conn):
