@@ -3,12 +3,16 @@
 
     encode(files) -> bytes
     decode(data) -> files
+    decode_nzb(data, head, file_open, file_groups) -> bytes
 
 Byte-identical to plpython/voyager_pl/codec.py, which states the format; keep the two in
 step (tests/ext/test_codec.py compares them). `files` is a list of
 `(name: bytes, file_bytes: int, segments)`, segments a list of
 `(part: int, message_id: bytes, article_bytes: int)`. decode raises
-ValueError on a corrupt, truncated or unknown-version chunk.
+ValueError on a corrupt, truncated or unknown-version chunk. decode_nzb is
+the web's NZB of a chunk written as it decodes, without decode's objects
+(web/nzbs.py's render_bytes(decode(data), ...) byte for byte; same
+ValueErrors); both read the chunk through d_parse and d_file.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
