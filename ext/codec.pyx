@@ -3,23 +3,27 @@
 
     encode(files) -> bytes
     decode(data) -> files
+    decode_nzb(data, head, file_open, file_groups) -> bytes
 
 Byte-identical to plpython/voyager_pl/codec.py, which states the format; keep the two in
 step (tests/ext/test_codec.py compares them). `files` is a list of
 `(name: bytes, file_bytes: int, segments)`, segments a list of
 `(part: int, message_id: bytes, article_bytes: int)`. decode raises
-ValueError on a corrupt, truncated or unknown-version chunk.
+ValueError on a corrupt, truncated or unknown-version chunk. decode_nzb is
+the web's NZB of a chunk written as it decodes, without decode's objects
+(web/nzbs.py's render_bytes(decode(data), ...) byte for byte; same
+ValueErrors); both read the chunk through d_parse and d_file.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.long cimport PyLong_FromLongLong, PyLong_AsLongLongAndOverflow
 from cpython.memoryview cimport PyMemoryView_FromMemory
 from cpython.buffer cimport PyBUF_READ
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcpy, memcmp, memset
-from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t
+from libc.string cimport memchr, memcpy, memcmp, memset
+from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t, uint32_t
 
 import zlib
 
@@ -81,6 +85,10 @@ cdef uint8_t ALPHA[6][64]
 cdef int RADIX[6]
 cdef int CHUNK[6]
 cdef int CHUNK_BITS[6][20]
+cdef uint8_t PAIR[6][7688]      # the two characters of each value below RADIX**2
+cdef uint64_t FULL[6]           # RADIX ** CHUNK: a whole chunk's values are below it (0: all are)
+cdef uint64_t POW10[20]         # 0, 10, 100, ... 10**19 (fmt_u64's length)
+cdef uint8_t MID_PLAIN[256]     # 1: a byte an NZB takes as it is (ASCII, no markup)
 
 
 def _init_tables():
@@ -97,6 +105,18 @@ def _init_tables():
             ALPHA[c][i] = ch
         for i in range(CHUNK[c] + 1):
             CHUNK_BITS[c][i] = _ref.CHUNK_BITS[c][i]
+        for i in range(RADIX[c] * RADIX[c]):
+            PAIR[c][2 * i] = ALPHA[c][i // RADIX[c]]
+            PAIR[c][2 * i + 1] = ALPHA[c][i % RADIX[c]]
+        full = _ref.RADIX[c] ** _ref.CHUNK[c]   # a Python int
+        FULL[c] = full if full < 2 ** 64 else 0
+    for i, p in enumerate([0] + [10 ** k for k in range(1, 20)]):
+        POW10[i] = p
+    for i in range(256):
+        MID_PLAIN[i] = 1 if i < 128 and i not in b"&<>" else 0
+    # full_chunk's splits
+    assert tuple(RADIX[c] for c in range(6)) == (10, 16, 16, 36, 36, 62)
+    assert tuple(CHUNK[c] for c in range(6)) == (19, 16, 16, 12, 12, 10)
 
 
 _init_tables()
@@ -186,7 +206,7 @@ cdef inline int bw_write(BitW* w, uint64_t v, int width) except -1:
     if width == 0:
         return 0
     if width > 32:
-        bw_write32(w, v & 0xFFFFFFFF, 32)
+        bw_write32(w, v & <uint64_t>0xFFFFFFFF, 32)
         bw_write32(w, v >> 32, width - 32)
     else:
         bw_write32(w, v, width)
@@ -204,17 +224,22 @@ cdef int bw_finish(BitW* w) except -1:
 # -- small helpers ------------------------------------------------------------------
 
 cdef inline int fmt_u64(uint8_t* out, uint64_t v) noexcept nogil:
-    """v in decimal at out (up to 20 bytes); the length."""
-    cdef uint8_t tmp[20]
-    cdef int n = 0, i
-    while True:
-        tmp[n] = <uint8_t>(48 + v % 10)
-        n += 1
-        v //= 10
-        if v == 0:
-            break
-    for i in range(n):
-        out[i] = tmp[n - 1 - i]
+    """v in decimal at out (up to 20 bytes); the length. Two digits a step,
+    from the end: the length first (bit length * log10(2), then one compare)."""
+    cdef int t = (vy_bitlen(v | 1) * 1233) >> 12
+    cdef int n = t + 1 - (v < POW10[t])
+    cdef int i = n
+    cdef uint64_t q
+    cdef const uint8_t* pair = PAIR[C_DIGIT]
+    while v >= 100:
+        q = v // 100
+        i -= 2
+        memcpy(out + i, pair + 2 * (v - q * 100), 2)
+        v = q
+    if v >= 10:
+        memcpy(out + i - 2, pair + 2 * v, 2)
+    else:
+        out[i - 1] = <uint8_t>(48 + v)
     return n
 
 
@@ -1092,7 +1117,7 @@ cdef inline int br_read(BitR* r, int w, uint64_t* out) except -1:
         out[0] = (vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & ((<uint64_t>1 << w) - 1)
         r.pos += w
     else:
-        lo = (vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & 0xFFFFFFFF
+        lo = (vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & <uint64_t>0xFFFFFFFF
         r.pos += 32
         out[0] = lo | (((vy_load64(r.p + (r.pos >> 3)) >> (r.pos & 7)) & ((<uint64_t>1 << (w - 32)) - 1)) << 32)
         r.pos += w - 32
@@ -1111,6 +1136,63 @@ cdef struct DElem:
     int started
 
 
+cdef inline void b62_5(uint32_t x, const uint8_t* pair, const uint8_t* alpha, uint8_t* o) noexcept nogil:
+    """five base-62 characters of x < 62**5"""
+    cdef uint32_t q = x // 3844
+    cdef uint32_t r = x - q * 3844
+    cdef uint32_t d = q // 3844
+    o[0] = alpha[d]
+    memcpy(o + 1, pair + 2 * (q - d * 3844), 2)
+    memcpy(o + 3, pair + 2 * r, 2)
+
+
+cdef inline void b36_6(uint32_t x, const uint8_t* pair, uint8_t* o) noexcept nogil:
+    """six base-36 characters of x < 36**6"""
+    cdef uint32_t q = x // 1296
+    cdef uint32_t r = x - q * 1296
+    cdef uint32_t d = q // 1296
+    memcpy(o, pair + 2 * d, 2)
+    memcpy(o + 2, pair + 2 * (q - d * 1296), 2)
+    memcpy(o + 4, pair + 2 * r, 2)
+
+
+cdef inline void dec_8(uint32_t x, const uint8_t* pair, uint8_t* o) noexcept nogil:
+    """eight digits of x < 10**8"""
+    cdef uint32_t hi = x // 10000
+    cdef uint32_t lo = x - hi * 10000
+    memcpy(o, pair + 2 * (hi // 100), 2)
+    memcpy(o + 2, pair + 2 * (hi % 100), 2)
+    memcpy(o + 4, pair + 2 * (lo // 100), 2)
+    memcpy(o + 6, pair + 2 * (lo % 100), 2)
+
+
+cdef inline void full_chunk(int cls, uint64_t v, uint8_t* o) noexcept nogil:
+    """The CHUNK[cls] characters of v < FULL[cls] (read_chars' loop, in pairs
+    and halves that do not wait on each other)."""
+    cdef const uint8_t* pair = PAIR[cls]
+    cdef uint64_t hi
+    cdef int t
+    if cls == C_B62:                    # 10 = 5 + 5
+        hi = v // <uint64_t>916132832
+        b62_5(<uint32_t>hi, pair, ALPHA[cls], o)
+        b62_5(<uint32_t>(v - hi * <uint64_t>916132832), pair, ALPHA[cls], o + 5)
+    elif cls == C_HEXL or cls == C_HEXU:  # 16: a pair a byte
+        for t in range(8):
+            memcpy(o + 2 * t, pair + 2 * ((v >> (56 - 8 * t)) & 255), 2)
+    elif cls == C_DIGIT:                # 19 = 3 + 8 + 8
+        hi = v // <uint64_t>10000000000000000
+        o[0] = <uint8_t>(48 + hi // 100)
+        memcpy(o + 1, pair + 2 * (hi % 100), 2)
+        v -= hi * <uint64_t>10000000000000000
+        hi = v // <uint64_t>100000000
+        dec_8(<uint32_t>hi, pair, o + 3)
+        dec_8(<uint32_t>(v - hi * <uint64_t>100000000), pair, o + 11)
+    else:                               # base 36, 12 = 6 + 6
+        hi = v // <uint64_t>2176782336
+        b36_6(<uint32_t>hi, pair, o)
+        b36_6(<uint32_t>(v - hi * <uint64_t>2176782336), pair, o + 6)
+
+
 cdef Py_ssize_t read_chars(BitR* br, int cls, Py_ssize_t m, uint8_t* out) except -1:
     cdef int k = CHUNK[cls]
     cdef Py_ssize_t i = 0, c, t
@@ -1121,6 +1203,12 @@ cdef Py_ssize_t read_chars(BitR* br, int cls, Py_ssize_t m, uint8_t* out) except
         if c > k:
             c = k
         br_read(br, CHUNK_BITS[cls][c], &v)
+        if c == k:
+            if FULL[cls] and v >= FULL[cls]:
+                corrupt("packed characters")
+            full_chunk(cls, v, out + i)
+            i += c
+            continue
         if cls == C_B62:
             for t in range(c - 1, -1, -1):
                 out[i + t] = alpha[v % 62]
@@ -1184,16 +1272,35 @@ cdef Py_ssize_t make_mid(DElem* el, Py_ssize_t ne, BitR* br, int64_t part, int64
 
 
 cdef class _DCtx:
-    """The C buffers of one decode call."""
+    """The C state of one decode: the chunk's metadata as d_parse read it, then
+    one file's segments at a time in C arrays (d_file), for decode's objects or
+    decode_nzb's XML."""
     cdef DElem* elems
     cdef Py_ssize_t* inst_at
-    cdef int64_t* f64            # per file: 9 numbers
+    cdef int64_t* f64            # per file: F_N numbers
     cdef const uint8_t** names
     cdef int64_t* pexc           # (index, delta) pairs
     cdef int64_t* mexc           # (index, offset in meta, len) triples
-    cdef int64_t* parts
     cdef uint8_t* packed
-    cdef uint8_t* midbuf
+    cdef bytes meta_obj          # names, literals and message-id exceptions point into it
+    cdef const uint8_t* meta
+    cdef BitR br
+    cdef Py_ssize_t nfiles, packed_len, total_segs, maxn, maxout, mk_total
+    cdef Py_ssize_t pk, mk       # the next part and message-id exceptions
+    # the current file's segments (d_file): part, article bytes, message-id in pool
+    cdef int64_t* parts
+    cdef int64_t* sizes
+    cdef Py_ssize_t* moff
+    cdef Py_ssize_t* mlen
+    cdef uint8_t* pool
+    cdef Py_ssize_t pool_cap, pool_used
+    cdef Py_ssize_t* inst_len    # per template: the most bytes of a message-id it writes,
+    cdef uint8_t* inst_plain     # and whether they are all MID_PLAIN (its literals are)
+    cdef uint8_t* mplain         # the current file's message-ids: MID_PLAIN throughout
+    cdef Py_ssize_t* order       # decode_nzb: the segments in part order when they are not
+    cdef uint8_t* op             # decode_nzb: the document (the module's scratch when free)
+    cdef Py_ssize_t on, ocap
+    cdef bint scratch
 
     def __dealloc__(self):
         free(self.elems)
@@ -1202,9 +1309,26 @@ cdef class _DCtx:
         free(self.names)
         free(self.pexc)
         free(self.mexc)
-        free(self.parts)
         free(self.packed)
-        free(self.midbuf)
+        free(self.parts)
+        free(self.sizes)
+        free(self.moff)
+        free(self.mlen)
+        free(self.pool)
+        free(self.order)
+        free(self.inst_len)
+        free(self.inst_plain)
+        free(self.mplain)
+        global _scratch, _scratch_cap, _scratch_busy
+        if self.scratch:                # back to the module, unless a giant release grew it
+            if self.ocap <= SCRATCH_KEEP:
+                _scratch, _scratch_cap = self.op, self.ocap
+            else:
+                free(self.op)
+                _scratch, _scratch_cap = NULL, 0
+            _scratch_busy = False
+        else:
+            free(self.op)
 
 
 cdef enum:
@@ -1228,27 +1352,21 @@ cdef inline void* xalloc(Py_ssize_t n) except NULL:
     return p
 
 
-def decode(data):
-    """The files of a chunk made by encode, in the same shape."""
-    if type(data) is not bytes:
-        data = bytes(data)
-    cdef bytes buf = data
+cdef int d_parse(_DCtx ctx, bytes buf) except -1:
+    """The header, checksum and metadata of a chunk into ctx (ValueError when
+    corrupt); the bit stream is read file by file by d_file."""
     cdef Py_ssize_t n = PyBytes_GET_SIZE(buf)
     cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(buf)
-    cdef _DCtx ctx = _DCtx()
     cdef Reader h, r
     cdef uint64_t head, meta_len, stored, nfiles, ninst, u, nelems, total_segs = 0, maxn = 0
-    cdef Py_ssize_t i, k, j, e0, npexc = 0, nmexc = 0, maxout = 0, out_len, cnt, pk, mk
+    cdef Py_ssize_t i, k, j, npexc = 0, nmexc = 0, maxout = 0, out_len, cnt, pk, mk
     cdef int64_t* F
-    cdef int64_t prev, dz, part, size, base
+    cdef int64_t prev, dz
     cdef DElem* el
-    cdef BitR br
     cdef bytes meta_obj
     cdef const uint8_t* meta
     cdef Py_ssize_t packed_len
-    cdef int kind, w
-    cdef uint64_t rr
-    cdef Py_ssize_t mlen
+    cdef int kind
     if n < 6:
         raise ValueError("release chunk: too short")
     if p[0] != VERSION:
@@ -1270,14 +1388,17 @@ def decode(data):
     else:
         rd_take(&h, meta_len)
         meta_obj = buf[h.pos - meta_len:h.pos]
+    ctx.meta_obj = meta_obj
     meta = <const uint8_t*>PyBytes_AS_STRING(meta_obj)
+    ctx.meta = meta
     packed_len = h.n - h.pos
+    ctx.packed_len = packed_len
     ctx.packed = <uint8_t*>xalloc(packed_len + 8)
     memcpy(ctx.packed, p + h.pos, packed_len)
     memset(ctx.packed + packed_len, 0, 8)
-    br.p = ctx.packed
-    br.pos = 0
-    br.end = <uint64_t>packed_len * 8
+    ctx.br.p = ctx.packed
+    ctx.br.pos = 0
+    ctx.br.end = <uint64_t>packed_len * 8
 
     r.p = meta
     r.pos = 0
@@ -1286,8 +1407,11 @@ def decode(data):
     ninst = rd_u(&r)
     if nfiles > <uint64_t>MAX_COUNT or nfiles > <uint64_t>r.n or ninst > nfiles:
         corrupt("counts")
+    ctx.nfiles = nfiles
     # templates
     ctx.inst_at = <Py_ssize_t*>xalloc((ninst + 1) * sizeof(Py_ssize_t))
+    ctx.inst_len = <Py_ssize_t*>xalloc((ninst + 1) * sizeof(Py_ssize_t))
+    ctx.inst_plain = <uint8_t*>xalloc(ninst + 1)
     cdef Py_ssize_t ecap = 16, ne = 0
     ctx.elems = <DElem*>xalloc(ecap * sizeof(DElem))
     for i in range(<Py_ssize_t>ninst):
@@ -1302,6 +1426,7 @@ def decode(data):
                 raise MemoryError()
             ctx.elems = el
         out_len = 0
+        ctx.inst_plain[i] = 1
         for k in range(<Py_ssize_t>nelems):
             el = &ctx.elems[ne]
             ne += 1
@@ -1313,6 +1438,9 @@ def decode(data):
                 el.lit = rd_take(&r, u)
                 el.len = u
                 out_len += u
+                for j in range(<Py_ssize_t>u):
+                    if not MID_PLAIN[el.lit[j]]:
+                        ctx.inst_plain[i] = 0
             elif kind == K_PART or kind == K_TOTAL:
                 out_len += 20
             elif kind == K_FIXED:
@@ -1349,10 +1477,11 @@ def decode(data):
                 corrupt("template kind")
             if out_len > MAX_TEMPLATE_OUT:
                 corrupt("template length")
+        ctx.inst_len[i] = out_len
         if out_len > maxout:
             maxout = out_len
     ctx.inst_at[ninst] = ne
-    ctx.midbuf = <uint8_t*>xalloc(maxout + 8)
+    ctx.maxout = maxout
 
     # the file columns
     ctx.f64 = <int64_t*>calloc(nfiles * F_N + 1, sizeof(int64_t))
@@ -1381,6 +1510,8 @@ def decode(data):
         F[i * F_N + F_NSEGS] = u
     if total_segs > <uint64_t>MAX_COUNT:
         corrupt("segment count")
+    ctx.total_segs = total_segs
+    ctx.maxn = maxn
     for i in range(<Py_ssize_t>nfiles):
         if F[i * F_N + F_NSEGS] >= 1:
             F[i * F_N + F_FIRST] = <int64_t>min(rd_u(&r), <uint64_t>MAXV + 1)
@@ -1435,6 +1566,7 @@ def decode(data):
         nmexc += F[i * F_N + F_MEXC_N]
     ctx.pexc = <int64_t*>xalloc((2 * npexc + 1) * sizeof(int64_t))
     ctx.mexc = <int64_t*>xalloc((3 * nmexc + 1) * sizeof(int64_t))
+    ctx.mk_total = nmexc
     pk = 0
     for i in range(<Py_ssize_t>nfiles):
         prev = -1
@@ -1470,78 +1602,435 @@ def decode(data):
     if r.pos != r.n:
         corrupt("trailing metadata")
 
-    # the files
+    # one file's segments at a time
     ctx.parts = <int64_t*>xalloc((maxn + 1) * sizeof(int64_t))
-    cdef list files = PyList_New(nfiles)
+    ctx.sizes = <int64_t*>xalloc((maxn + 1) * sizeof(int64_t))
+    ctx.moff = <Py_ssize_t*>xalloc((maxn + 1) * sizeof(Py_ssize_t))
+    ctx.mlen = <Py_ssize_t*>xalloc((maxn + 1) * sizeof(Py_ssize_t))
+    ctx.mplain = <uint8_t*>xalloc(maxn + 1)
+    ctx.pool_cap = 4096
+    ctx.pool = <uint8_t*>xalloc(ctx.pool_cap)
+    ctx.pk = 0
+    ctx.mk = 0
+    return 0
+
+
+cdef int pool_grow(_DCtx ctx, Py_ssize_t need) except -1:
+    cdef Py_ssize_t cap = 2 * ctx.pool_cap
+    if cap < need:
+        cap = need
+    cdef uint8_t* q = <uint8_t*>realloc(ctx.pool, cap)
+    if q == NULL:
+        raise MemoryError()
+    ctx.pool = q
+    ctx.pool_cap = cap
+    return 0
+
+
+cdef Py_ssize_t d_file(_DCtx ctx, Py_ssize_t i) except -1:
+    """The segments of file i (files in order, each once) into ctx.parts,
+    ctx.sizes and ctx.moff/mlen (message-ids in ctx.pool), in the chunk's order;
+    their number."""
+    cdef const int64_t* F = ctx.f64 + i * F_N
+    cdef Py_ssize_t nn = F[F_NSEGS], k, j, e0, used = 0, m
+    cdef Py_ssize_t pk = ctx.pk, mk = ctx.mk, need = ctx.maxout + 8
+    cdef int64_t* parts = ctx.parts
+    cdef int64_t* sizes = ctx.sizes
+    cdef const int64_t* pexc = ctx.pexc
+    cdef const int64_t* mexc = ctx.mexc
+    cdef DElem* iel
+    cdef Py_ssize_t ine
+    cdef int64_t base, size, last
+    cdef int w
+    cdef uint64_t rr
+    cdef uint8_t plain, tplain = 0
+    ctx.pool_used = 0
+    if nn == 0:
+        return 0
+    parts[0] = F[F_FIRST]
+    e0 = pk + F[F_PEXC_N]
+    for k in range(1, nn):
+        if pk < e0 and pexc[2 * pk] == k:
+            parts[k] = parts[k - 1] + pexc[2 * pk + 1]
+            pk += 1
+        else:
+            parts[k] = parts[k - 1] + 1
+        if parts[k] < 0 or parts[k] > MAXV:
+            corrupt("part")
+    ctx.pk = pk
+    if F[F_INST]:
+        iel = ctx.elems + ctx.inst_at[F[F_INST] - 1]
+        ine = ctx.inst_at[F[F_INST]] - ctx.inst_at[F[F_INST] - 1]
+        tplain = ctx.inst_plain[F[F_INST] - 1]
+    else:
+        iel = NULL
+        ine = 0
+    e0 = mk + F[F_MEXC_N]
+    base = F[F_SIZE]
+    last = F[F_LAST]
+    w = <int>F[F_WIDTH]
+    for k in range(nn):
+        if mk < e0 and mexc[3 * mk] == k:
+            m = mexc[3 * mk + 2]
+            if used + m > ctx.pool_cap:
+                pool_grow(ctx, used + m)
+            memcpy(ctx.pool + used, ctx.meta + mexc[3 * mk + 1], m)
+            mk += 1
+            plain = 1
+            for j in range(m):
+                if not MID_PLAIN[ctx.pool[used + j]]:
+                    plain = 0
+                    break
+        else:
+            if used + need > ctx.pool_cap:
+                pool_grow(ctx, used + need)
+            m = make_mid(iel, ine, &ctx.br, parts[k], parts[nn - 1], ctx.pool + used)
+            plain = tplain
+        ctx.moff[k] = used
+        ctx.mlen[k] = m
+        ctx.mplain[k] = plain
+        used += m
+        if nn == 1:
+            size = base
+        elif k < nn - 1:
+            br_read(&ctx.br, w, &rr)
+            if rr > <uint64_t>MAXV or base + <int64_t>rr > MAXV:
+                corrupt("article bytes")
+            size = base + <int64_t>rr
+        else:
+            size = last
+        sizes[k] = size
+    ctx.mk = mk
+    ctx.pool_used = used
+    return nn
+
+
+cdef int d_end(_DCtx ctx) except -1:
+    """After the last file: the bit stream read to its end."""
+    cdef uint64_t pos = ctx.br.pos
+    if (pos + 7) >> 3 != <uint64_t>ctx.packed_len or (
+            (pos & 7) and (ctx.packed[ctx.packed_len - 1] >> (pos & 7))):
+        corrupt("trailing bits")
+    return 0
+
+
+def decode(data):
+    """The files of a chunk made by encode, in the same shape."""
+    cdef _DCtx ctx = _DCtx()
+    d_parse(ctx, data if type(data) is bytes else bytes(data))
+    cdef list files = PyList_New(ctx.nfiles)
     cdef list segs
     cdef object o
     cdef tuple tup
-    cdef int64_t* parts = ctx.parts
-    cdef DElem* iel
-    cdef Py_ssize_t ine, nn, next_m
-    pk = 0
-    mk = 0
-    for i in range(<Py_ssize_t>nfiles):
-        nn = F[i * F_N + F_NSEGS]
+    cdef Py_ssize_t i, k, nn
+    for i in range(ctx.nfiles):
+        nn = d_file(ctx, i)
         segs = PyList_New(nn)
-        if nn:
-            parts[0] = F[i * F_N + F_FIRST]
-            e0 = pk + F[i * F_N + F_PEXC_N]
-            for k in range(1, nn):
-                if pk < e0 and ctx.pexc[2 * pk] == k:
-                    parts[k] = parts[k - 1] + ctx.pexc[2 * pk + 1]
-                    pk += 1
-                else:
-                    parts[k] = parts[k - 1] + 1
-                if parts[k] < 0 or parts[k] > MAXV:
-                    corrupt("part")
-            if F[i * F_N + F_INST]:
-                iel = ctx.elems + ctx.inst_at[F[i * F_N + F_INST] - 1]
-                ine = ctx.inst_at[F[i * F_N + F_INST]] - ctx.inst_at[F[i * F_N + F_INST] - 1]
-            else:
-                iel = NULL
-                ine = 0
-            e0 = mk + F[i * F_N + F_MEXC_N]
-            base = F[i * F_N + F_SIZE]
-            w = <int>F[i * F_N + F_WIDTH]
-            for k in range(nn):
-                if mk < e0 and ctx.mexc[3 * mk] == k:
-                    o = PyBytes_FromStringAndSize(<char*>meta + ctx.mexc[3 * mk + 1], ctx.mexc[3 * mk + 2])
-                    mk += 1
-                else:
-                    mlen = make_mid(iel, ine, &br, parts[k], parts[nn - 1], ctx.midbuf)
-                    o = PyBytes_FromStringAndSize(<char*>ctx.midbuf, mlen)
-                if nn == 1:
-                    size = base
-                elif k < nn - 1:
-                    br_read(&br, w, &rr)
-                    if rr > <uint64_t>MAXV or base + <int64_t>rr > MAXV:
-                        corrupt("article bytes")
-                    size = base + <int64_t>rr
-                else:
-                    size = F[i * F_N + F_LAST]
-                tup = PyTuple_New(3)
-                x = PyLong_FromLongLong(parts[k])
-                Py_INCREF(x)
-                PyTuple_SET_ITEM(tup, 0, x)
-                Py_INCREF(o)
-                PyTuple_SET_ITEM(tup, 1, o)
-                x = PyLong_FromLongLong(size)
-                Py_INCREF(x)
-                PyTuple_SET_ITEM(tup, 2, x)
-                Py_INCREF(tup)
-                PyList_SET_ITEM(segs, k, tup)
+        for k in range(nn):
+            tup = PyTuple_New(3)
+            x = PyLong_FromLongLong(ctx.parts[k])
+            Py_INCREF(x)
+            PyTuple_SET_ITEM(tup, 0, x)
+            o = PyBytes_FromStringAndSize(<char*>ctx.pool + ctx.moff[k], ctx.mlen[k])
+            Py_INCREF(o)
+            PyTuple_SET_ITEM(tup, 1, o)
+            x = PyLong_FromLongLong(ctx.sizes[k])
+            Py_INCREF(x)
+            PyTuple_SET_ITEM(tup, 2, x)
+            Py_INCREF(tup)
+            PyList_SET_ITEM(segs, k, tup)
         tup = PyTuple_New(3)
-        o = PyBytes_FromStringAndSize(<char*>ctx.names[i], F[i * F_N + F_NAMELEN])
+        o = PyBytes_FromStringAndSize(<char*>ctx.names[i], ctx.f64[i * F_N + F_NAMELEN])
         Py_INCREF(o)
         PyTuple_SET_ITEM(tup, 0, o)
-        x = PyLong_FromLongLong(F[i * F_N + F_FB])
+        x = PyLong_FromLongLong(ctx.f64[i * F_N + F_FB])
         Py_INCREF(x)
         PyTuple_SET_ITEM(tup, 1, x)
         Py_INCREF(segs)
         PyTuple_SET_ITEM(tup, 2, segs)
         Py_INCREF(tup)
         PyList_SET_ITEM(files, i, tup)
-    if (br.pos + 7) >> 3 != <uint64_t>packed_len or ((br.pos & 7) and (ctx.packed[packed_len - 1] >> (br.pos & 7))):
-        corrupt("trailing bits")
+    d_end(ctx)
     return files
+
+# -- the NZB of a chunk ------------------------------------------------------------------
+
+cdef bint utf8_ok(const uint8_t* s, Py_ssize_t n) noexcept nogil:
+    """Whether s is UTF-8 as Python's strict decoder takes it (no overlong
+    forms, surrogates or code points past U+10FFFF)."""
+    cdef Py_ssize_t i = 0
+    cdef uint8_t c, c1
+    while i < n:
+        c = s[i]
+        if c < 0x80:
+            i += 1
+        elif c < 0xC2:
+            return False
+        elif c < 0xE0:
+            if i + 1 >= n or (s[i + 1] & 0xC0) != 0x80:
+                return False
+            i += 2
+        elif c < 0xF0:
+            if i + 2 >= n:
+                return False
+            c1 = s[i + 1]
+            if (c1 & 0xC0) != 0x80 or (s[i + 2] & 0xC0) != 0x80:
+                return False
+            if (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 >= 0xA0):
+                return False
+            i += 3
+        elif c < 0xF5:
+            if i + 3 >= n:
+                return False
+            c1 = s[i + 1]
+            if (c1 & 0xC0) != 0x80 or (s[i + 2] & 0xC0) != 0x80 or (s[i + 3] & 0xC0) != 0x80:
+                return False
+            if (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 >= 0x90):
+                return False
+            i += 4
+        else:
+            return False
+    return True
+
+
+cdef Py_ssize_t put_text(uint8_t* o, const uint8_t* s, Py_ssize_t n, int attr) noexcept nogil:
+    """voyager_pl.nzb._text(s) (UTF-8, else Latin-1) escaped as UTF-8 at o (room
+    for 6 * n bytes): attr 0 as xml.sax.saxutils.escape, 1 as quoteattr within
+    '...', 2 within "..." (&quot;); the length."""
+    cdef Py_ssize_t i, k = 0
+    cdef uint8_t c
+    cdef bint utf8 = True
+    for i in range(n):
+        if s[i] >= 0x80:
+            utf8 = utf8_ok(s, n)
+            break
+    for i in range(n):
+        c = s[i]
+        if c == 38:
+            memcpy(o + k, b"&amp;", 5)
+            k += 5
+        elif c == 60:
+            memcpy(o + k, b"&lt;", 4)
+            k += 4
+        elif c == 62:
+            memcpy(o + k, b"&gt;", 4)
+            k += 4
+        elif attr and c == 10:
+            memcpy(o + k, b"&#10;", 5)
+            k += 5
+        elif attr and c == 13:
+            memcpy(o + k, b"&#13;", 5)
+            k += 5
+        elif attr and c == 9:
+            memcpy(o + k, b"&#9;", 4)
+            k += 4
+        elif attr == 2 and c == 34:
+            memcpy(o + k, b"&quot;", 6)
+            k += 6
+        elif c >= 0x80 and not utf8:
+            o[k] = 0xC0 | (c >> 6)
+            o[k + 1] = 0x80 | (c & 0x3F)
+            k += 2
+        else:
+            o[k] = c
+            k += 1
+    return k
+
+
+# the segments qsort orders (one sort at a time: the GIL is held throughout)
+cdef const int64_t* _s_parts
+cdef const int64_t* _s_sizes
+cdef const Py_ssize_t* _s_moff
+cdef const Py_ssize_t* _s_mlen
+cdef const uint8_t* _s_pool
+
+
+cdef int seg_cmp(const void* a, const void* b) noexcept nogil:
+    """Python's order of (part, message-id, bytes) tuples."""
+    cdef Py_ssize_t i = (<const Py_ssize_t*>a)[0], j = (<const Py_ssize_t*>b)[0], m
+    cdef int c
+    if _s_parts[i] != _s_parts[j]:
+        return -1 if _s_parts[i] < _s_parts[j] else 1
+    m = _s_mlen[i] if _s_mlen[i] < _s_mlen[j] else _s_mlen[j]
+    c = memcmp(_s_pool + _s_moff[i], _s_pool + _s_moff[j], m)
+    if c:
+        return c
+    if _s_mlen[i] != _s_mlen[j]:
+        return -1 if _s_mlen[i] < _s_mlen[j] else 1
+    if _s_sizes[i] != _s_sizes[j]:
+        return -1 if _s_sizes[i] < _s_sizes[j] else 1
+    return 0
+
+
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t n, size_t size, int (*cmp)(const void*, const void*) noexcept nogil) nogil
+
+
+# decode_nzb writes into a buffer kept from call to call, then copies it into
+# the result: a fresh buffer of its own would be fresh pages each time (glibc
+# maps big blocks anew), which costs more than the copy
+cdef uint8_t* _scratch = NULL
+cdef Py_ssize_t _scratch_cap = 0
+cdef bint _scratch_busy = False
+cdef Py_ssize_t SCRATCH_KEEP = 16 << 20
+
+
+cdef int out_room(_DCtx ctx, Py_ssize_t extra) except -1:
+    """Room for `extra` more bytes at ctx.op + ctx.on."""
+    cdef Py_ssize_t cap
+    cdef uint8_t* q
+    if ctx.on + extra <= ctx.ocap:
+        return 0
+    cap = 2 * ctx.ocap
+    if cap < ctx.on + extra:
+        cap = ctx.on + extra
+    q = <uint8_t*>realloc(ctx.op, cap)
+    if q == NULL:
+        raise MemoryError()
+    ctx.op = q
+    ctx.ocap = cap
+    return 0
+
+
+cdef Py_ssize_t nzb_bound(_DCtx ctx, Py_ssize_t fixed, Py_ssize_t per_file) except -1:
+    """The most bytes decode_nzb can write for ctx's chunk (64 MiB when more:
+    the output grows as it goes)."""
+    cdef Py_ssize_t i, k, bound = fixed, lim = 64 << 20
+    cdef const int64_t* F
+    for i in range(ctx.nfiles):
+        F = ctx.f64 + i * F_N
+        bound += per_file + 6 * F[F_NAMELEN]
+        if F[F_INST] and F[F_NSEGS]:
+            bound += F[F_NSEGS] * (ctx.inst_len[F[F_INST] - 1] * (1 if ctx.inst_plain[F[F_INST] - 1] else 6))
+        bound += F[F_NSEGS] * SEG_LINE_MAX
+        if bound > lim:
+            return lim
+    for k in range(ctx.mk_total):
+        bound += 6 * ctx.mexc[3 * k + 2]
+        if bound > lim:
+            return lim
+    return bound
+
+
+cdef enum:
+    SEG_LINE_MAX = 19 + 20 + 10 + 20 + 2 + 11     # a segment line but its message-id
+
+
+def decode_nzb(data, bytes head not None, bytes file_open not None, bytes file_groups not None):
+    """The NZB of a chunk as UTF-8, without decode's objects: web/nzbs.py's
+    render_bytes(decode(data), ...) byte for byte, given its parts.
+
+    head: the document up to and with the newline after </head>; file_open:
+    a <file> element's start up to `subject=`; file_groups: from the `>` after
+    the subject to the newline after <segments>. Each file's subject is
+    `"<name>" yEnc (1/<highest part>)` as quoteattr writes it, its segments
+    in order of (part, message-id, bytes) with escape(_text(...)) of names and
+    message-ids. ValueError on a chunk decode refuses."""
+    cdef _DCtx ctx = _DCtx()
+    d_parse(ctx, data if type(data) is bytes else bytes(data))
+    cdef Py_ssize_t i, k, j, t, nn, m, namelen
+    cdef Py_ssize_t lo = PyBytes_GET_SIZE(file_open), lg = PyBytes_GET_SIZE(file_groups)
+    cdef Py_ssize_t lh = PyBytes_GET_SIZE(head)
+    cdef const int64_t* parts = ctx.parts
+    cdef const int64_t* sizes = ctx.sizes
+    cdef const uint8_t* mid
+    cdef const uint8_t* name
+    cdef uint8_t* o
+    cdef Py_ssize_t* order
+    cdef int64_t total
+    cdef bint sorted_, apos, plain
+    global _s_parts, _s_sizes, _s_moff, _s_mlen, _s_pool, _scratch_busy
+    if not _scratch_busy:               # (taken only while another thread's call waits in d_parse)
+        _scratch_busy = True
+        ctx.scratch = True
+        ctx.op = _scratch
+        ctx.ocap = _scratch_cap
+    out_room(ctx, nzb_bound(ctx, lh + 7, lo + lg + FILE_EXTRA))
+    memcpy(ctx.op, PyBytes_AS_STRING(head), lh)
+    ctx.on = lh
+    for i in range(ctx.nfiles):
+        nn = d_file(ctx, i)
+        sorted_ = True
+        for k in range(1, nn):
+            if parts[k] <= parts[k - 1]:
+                sorted_ = False
+                break
+        order = NULL
+        if not sorted_:
+            if ctx.order == NULL:
+                ctx.order = <Py_ssize_t*>xalloc((ctx.maxn + 1) * sizeof(Py_ssize_t))
+            order = ctx.order
+            for k in range(nn):
+                order[k] = k
+            _s_parts = parts
+            _s_sizes = sizes
+            _s_moff = ctx.moff
+            _s_mlen = ctx.mlen
+            _s_pool = ctx.pool
+            qsort(order, nn, sizeof(Py_ssize_t), seg_cmp)
+        total = (parts[order[nn - 1]] if order != NULL else parts[nn - 1]) if nn else 0
+        # <file ... subject="&quot;name&quot; yEnc (1/total)"> or subject='"name" yEnc (1/total)'
+        name = ctx.names[i]
+        namelen = ctx.f64[i * F_N + F_NAMELEN]
+        apos = memchr(name, 39, namelen) != NULL
+        out_room(ctx, lo + lg + 6 * namelen + FILE_EXTRA)
+        o = ctx.op + ctx.on
+        memcpy(o, PyBytes_AS_STRING(file_open), lo)
+        o += lo
+        if apos:
+            memcpy(o, b'"&quot;', 7)
+            o += 7
+        else:
+            memcpy(o, b"'\"", 2)
+            o += 2
+        o += put_text(o, name, namelen, 2 if apos else 1)
+        if apos:
+            memcpy(o, b"&quot; yEnc (1/", 15)
+            o += 15
+        else:
+            memcpy(o, b'" yEnc (1/', 10)
+            o += 10
+        o += fmt_u64(o, <uint64_t>total)
+        if apos:
+            memcpy(o, b')"', 2)
+        else:
+            memcpy(o, b")'", 2)
+        o += 2
+        memcpy(o, PyBytes_AS_STRING(file_groups), lg)
+        o += lg
+        ctx.on = o - ctx.op
+        # '   <segment bytes="B" number="P">MID</segment>' lines
+        out_room(ctx, nn * SEG_LINE_MAX + 6 * ctx.pool_used + 23)
+        o = ctx.op + ctx.on
+        for k in range(nn):
+            j = order[k] if order != NULL else k
+            memcpy(o, b'   <segment bytes="', 19)
+            o += 19
+            o += fmt_u64(o, <uint64_t>sizes[j])
+            memcpy(o, b'" number="', 10)
+            o += 10
+            o += fmt_u64(o, <uint64_t>parts[j])
+            o[0] = 34
+            o[1] = 62
+            o += 2
+            mid = ctx.pool + ctx.moff[j]
+            m = ctx.mlen[j]
+            if ctx.mplain[j]:
+                memcpy(o, mid, m)
+                o += m
+            else:
+                o += put_text(o, mid, m, 0)
+            memcpy(o, b"</segment>\n", 11)
+            o += 11
+        memcpy(o, b"  </segments>\n </file>\n", 23)
+        o += 23
+        ctx.on = o - ctx.op
+    d_end(ctx)
+    out_room(ctx, 7)
+    memcpy(ctx.op + ctx.on, b"</nzb>\n", 7)
+    ctx.on += 7
+    return PyBytes_FromStringAndSize(<char*>ctx.op, ctx.on)
+
+
+cdef enum:
+    FILE_EXTRA = 7 + 15 + 20 + 2 + 23          # a <file>'s own bytes but its name and the caller's parts

@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The segment lines of an NZB in C: what voyager_pl.nzb.render writes per
-segment, as UTF-8 bytes, for the web's `get` (a 5,000-segment release in
-about a tenth of the time Python's f-strings take). web/nzbs.py checks it
-against render() and falls back to it when this module is not built."""
+segment, as UTF-8 bytes, for web/nzbs.render_bytes (a 5,000-segment release
+in about a tenth of the time Python's f-strings take). render_bytes is the
+reference of ext.codec.decode_nzb, which serves `get`, and its fallback; it
+falls back to render() when this module is not built."""
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy

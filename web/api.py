@@ -12,6 +12,7 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import psycopg
 from sanic import Blueprint, Request
@@ -342,9 +343,23 @@ async def _getnfo(conn, release_id, p, site, cats, ask: Ask, limits) -> HTTPResp
     return _feed(rows, site, cats, len(rows), ask, limits, description=nfo[0])
 
 
+UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
+
+
 def _filename(name: str) -> str:
-    safe = re.sub(r'[\x00-\x1f\x7f"\\/:*?<>|]+', "_", name).strip(" .") or "release"
+    safe = UNSAFE_NAME.sub("_", name).strip(" .") or "release"
     return safe[:200]
+
+
+def _get_sql(find: str) -> str:
+    """One round trip: the counted download, then (when granted) the release and its chunk."""
+    return f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
+            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} AND u.code = 0) c ON true"""
+
+
+GET_BY_GUID = _get_sql("SELECT id FROM voyager.releases WHERE release_key = %(arg)s")
+GET_BY_ID = _get_sql("SELECT id FROM voyager.releases WHERE id = %(arg)s")
+GET_NONE = _get_sql("SELECT NULL::bigint WHERE %(arg)s::text IS NULL")
 
 
 async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPResponse:
@@ -353,16 +368,14 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
     ctx = request.app.ctx
     v = (p.get("id") or p.get("guid") or "").strip()
     if GUID.match(v):
-        find, arg = "SELECT id FROM voyager.releases WHERE release_key = %(arg)s", bytes.fromhex(v)
+        sql, arg = GET_BY_GUID, bytes.fromhex(v)
     elif DIGITS.match(v) and "id" in p:
-        find, arg = "SELECT id FROM voyager.releases WHERE id = %(arg)s", int(v)
+        sql, arg = GET_BY_ID, int(v)
     else:
-        find, arg = "SELECT NULL::bigint WHERE %(arg)s::text IS NULL", None
-    # one round trip: the counted download, then (when granted) the release and its chunk
-    cur = await conn.execute(
-        f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
-            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} AND u.code = 0) c ON true""",
-        {"key": key, "arg": arg})
+        sql, arg = GET_NONE, None
+    # binary results: the chunk as it is stored, not in hex for the server to
+    # write and this process to read back (a 100 KB chunk is 200 KB of hex)
+    cur = await conn.execute(sql, {"key": key, "arg": arg}, binary=True)
     row = dict(zip([c.name for c in cur.description], await cur.fetchone()))
     code = row.pop("code")
     if code == 300 and not v:
@@ -401,6 +414,4 @@ def _ascii(s: str) -> str:
 
 
 def _quote(s: str) -> str:
-    from urllib.parse import quote
-
     return quote(s, safe="")

@@ -1,5 +1,10 @@
-"""`voyager bench nzb [--files 100] [--segments 140] [--repeat 50]`: how long
+"""`voyager bench nzb [--files 100] [--segments 140] [--repeat 50] [--web]`: how long
 voyager.nzb() takes for one release of that many files, as one JSON line.
+
+With --web, no database: the web process's NZB of such a release instead, in
+CPU microseconds a call (the least of --repeat rounds), the one-pass
+ext.codec.decode_nzb beside render_bytes(decode(chunk)) that it replaced, for
+these random 32-hex message-ids and for `voyager bench api`'s nyuu-shaped ones.
 
 The release (random 32-hex message-ids, as obfuscating posters use: the
 chunk's worst case) is written into a scratch database on the local cluster
@@ -33,12 +38,47 @@ def a_release(files: int, segments: int, seed: int = 7) -> list:
     return out
 
 
+def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.process_time() - t) / calls)
+    return round(best * 1e6, 1)
+
+
+def web_times(files: int, segments: int, repeat: int) -> dict:
+    """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
+    from web import bench_catalog, nzbs
+
+    meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
+            ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)
+    out = {"files": files, "segments": files * segments}
+    for shape, chunk in (("hex32", codec.encode(a_release(files, segments))),
+                         ("nyuu", bench_catalog._chunk(files, segments, 1000))):
+        nzb = nzbs.chunk_nzb(chunk, *meta)
+        if nzb != nzbs.render_bytes(codec.decode(chunk), *meta):
+            raise AssertionError("decode_nzb and render_bytes(decode()) differ")
+        out[shape] = {
+            "chunk_bytes": len(chunk), "nzb_bytes": len(nzb),
+            "decode_us": _cpu_us(lambda: codec.decode(chunk), repeat),
+            "render_bytes_decode_us": _cpu_us(lambda: nzbs.render_bytes(codec.decode(chunk), *meta), repeat),
+            "decode_nzb_us": _cpu_us(lambda: nzbs.chunk_nzb(chunk, *meta), repeat),
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="voyager bench nzb", description=__doc__.split("\n\n")[0])
     p.add_argument("--files", type=int, default=100)
     p.add_argument("--segments", type=int, default=140, help="segments a file")
     p.add_argument("--repeat", type=int, default=50)
+    p.add_argument("--web", action="store_true", help="the web process's NZB bytes, no database")
     a = p.parse_args(argv)
+    if a.web:
+        print(json.dumps(web_times(a.files, a.segments, a.repeat)))
+        return 0
     cfg = Config.from_env()
     dsn = fresh_database(cfg.dsn, "voyager_bench_scratch")
     chunk = codec.encode(a_release(a.files, a.segments))

@@ -2,10 +2,15 @@
 voyager_pl.nzb.render writes, for any files; and a chunk's file list."""
 from __future__ import annotations
 
-from hypothesis import given, settings
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ext import codec
+from tests.ext import test_codec
+from voyager_pl import codec as codec_ref
 from voyager_pl.nzb import render
 from web import nzbs
 
@@ -35,3 +40,143 @@ def test_a_chunks_file_list():
     assert nzbs.file_list(chunk) == [
         {"name": "a.nfo", "bytes": 10, "segments": 1, "article_bytes": 50, "parts": (1, 1)},
         {"name": "b.part2.rar", "bytes": 2000, "segments": 2, "article_bytes": 2100, "parts": (1, 2)}]
+
+
+# -- the one-pass NZB (ext.codec.decode_nzb): render_bytes(decode(chunk)) byte for byte ------------
+
+# names and message-ids with what render escapes or decodes differently: markup, quotes,
+# control characters, non-ASCII text, bytes that are not UTF-8 (Latin-1) and the UTF-8
+# forms Python's strict decoder refuses (overlong, surrogates, past U+10FFFF, cut short)
+ODD = [b"", b"a&b<c>d\"e'f", b"\n\r\t\x00\x7f", "caf\u00e9 \u65e5\u672c \U0001f600".encode(), b"caf\xe9",
+       b"\xc0\xaf", b"\xc1\xbf", b"\xe0\x80\xaf", b"\xe0\x9f\xbf", b"\xed\xa0\x80", b"\xed\x9f\xbf",
+       b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80",
+       b"\xff", b"\xe2\x82", b"\xe2\x82\xac", b"x\xc3", b"\xc3\xa9", b"\x80", b"'", b'"', b"'\"'"]
+odd_bytes = st.one_of(st.binary(max_size=24), st.sampled_from(ODD),
+                      st.lists(st.sampled_from(ODD), max_size=4).map(b"".join),
+                      st.text(max_size=12).map(lambda t: t.encode("utf-8", "surrogatepass")))
+odd_mids = st.one_of(st.sampled_from([b"plain.123@host", b"part1of9.AbCdEf@powerpost2000AA.local"]),
+                     odd_bytes, st.text(alphabet="<>&'\"ab@.", max_size=10).map(str.encode))
+
+
+@st.composite
+def odd_segments(draw):
+    n = draw(st.sampled_from([0, 1, 1, 2, 3, draw(st.integers(0, 40))]))
+    order = draw(st.sampled_from(["run", "gaps", "shuffled", "any", "same"]))
+    if order == "any":
+        parts = draw(st.lists(st.integers(0, codec_ref.MAXV), min_size=n, max_size=n))
+    elif order == "same":               # one part number many times: ties ordered by message-id, then bytes
+        parts = [draw(st.integers(0, 5))] * n
+    else:
+        start = draw(st.integers(0, 10))
+        steps = draw(st.lists(st.integers(1, 500) if order == "gaps" else st.just(1), min_size=n, max_size=n))
+        parts = [start + sum(steps[:i]) for i in range(n)]
+        if order == "shuffled":
+            parts = draw(st.permutations(parts))
+    kind = draw(st.sampled_from(["odd", "template", "mixed"]))
+    segs = []
+    for i, p in enumerate(parts):
+        if kind == "template" or (kind == "mixed" and draw(st.booleans())):
+            mid = b"part%dof%d.%s@x&y<z>" % (p, n, b"%08x" % (i * 2654435761 % (1 << 32))) \
+                if draw(st.booleans()) else b"%d.%d@host" % (1712345678 + i, p)
+        else:
+            mid = draw(odd_mids)
+        segs.append((p, mid, draw(st.sampled_from([0, 739_000, 739_128, codec_ref.MAXV]))
+                     if draw(st.booleans()) else 739_000 + i))
+    return segs
+
+
+odd_files = st.lists(st.tuples(odd_bytes, st.integers(0, (1 << 63) - 1), odd_segments()), max_size=6)
+
+
+def _both(chunk: bytes, *meta) -> bytes:
+    """decode_nzb's bytes, checked against render_bytes(decode(...)) and render()."""
+    got = nzbs.chunk_nzb(chunk, *meta)
+    want = nzbs.render_bytes(codec.decode(chunk), *meta)
+    assert got == want
+    return got
+
+
+def test_decode_nzb_is_built():
+    assert nzbs.decode_nzb is not None, "ext/codec.pyx: run scripts/setup.sh"
+
+
+@settings(max_examples=500, deadline=None)
+@given(files=odd_files, title=words, poster=words, posted=st.one_of(st.none(), st.integers(0, 2**40)),
+       groups=st.lists(words, max_size=3), category=st.one_of(st.none(), words),
+       password=st.one_of(st.none(), words))
+def test_decode_nzb_is_render_bytes(files, title, poster, posted, groups, category, password):
+    chunk = codec.encode(files)
+    got = _both(chunk, title, poster, posted, groups, category, password)
+    want = render(codec.decode(chunk), title, poster, posted, groups, category, password)
+    assert got == want.encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=test_codec.files_st)
+def test_decode_nzb_over_the_codecs_chunks(files):
+    """The codec's own strategy: every posting tool's message-id shapes (templates of
+    each field kind, exceptions), any part numbers and sizes."""
+    _both(codec.encode(files), "t", "p", 1, ["a.b.c"], None, None)
+
+
+def test_decode_nzb_real_shapes():
+    """Releases of each tool's shape, 100 files of 50 segments, and the samples of the codec's tests."""
+    rnd = random.Random(11)
+    for kind in test_codec.KINDS:
+        state: dict = {}
+        files = [(b"Some.Release.part%03d.rar" % f, 36_000_000,
+                  [(p, test_codec._mid(kind, rnd, p, 50, state), 739_000 + rnd.randint(0, 400)) for p in range(1, 51)])
+                 for f in range(100 if kind in ("nyuu", "ngpost") else 3)]
+        _both(codec.encode(files), "Some Release", "poster <p@x>", 1712345678, ["alt.binaries.test"], "TV > HD", "pw")
+    for blob in test_codec._samples():
+        _both(blob, "x", "y", None, [], None, None)
+
+
+def test_decode_nzb_refuses_what_decode_refuses():
+    for blob in test_codec._samples():
+        for n in range(len(blob)):
+            with pytest.raises(ValueError):
+                codec.decode_nzb(blob[:n], b"", b"", b"")
+        for i in range(len(blob)):
+            flipped = bytearray(blob)
+            flipped[i] ^= 0x10
+            with pytest.raises(ValueError):
+                codec.decode_nzb(bytes(flipped), b"", b"", b"")
+    with pytest.raises(ValueError):
+        nzbs.nzb_bytes({"chunk": b"\x01garbage", "name": "n", "poster": "p", "posted": 0, "groups": [],
+                        "nzb_category": None, "password": None})
+
+
+@settings(max_examples=400, deadline=None)
+@given(which=st.integers(0, 6), pos=st.integers(0, 10_000), value=st.integers(0, 255), in_meta=st.booleans(),
+       cut=st.integers(0, 3))
+def test_decode_nzb_mangled_with_good_checksum(which, pos, value, in_meta, cut):
+    """Past the checksum: decode_nzb refuses exactly the chunks decode refuses, and
+    writes the same NZB for the others."""
+    meta, packed = test_codec._unpack(test_codec._samples()[which])
+    if in_meta and meta:
+        meta = bytearray(meta)
+        meta[pos % len(meta)] = value
+        meta = bytes(meta[:len(meta) - cut])
+    elif packed:
+        packed = bytearray(packed)
+        packed[pos % len(packed)] = value
+        packed = bytes(packed[:len(packed) - cut])
+    data = test_codec._pack(meta, packed)
+    try:
+        files = codec.decode(data)
+    except ValueError:
+        with pytest.raises(ValueError):
+            codec.decode_nzb(data, b"", b"", b"")
+        return
+    assert nzbs.chunk_nzb(data, "t", "p", 0, [], None, None) == nzbs.render_bytes(files, "t", "p", 0, [], None, None)
+
+
+def test_decode_nzb_many_segments():
+    """A 20,000-segment file, out of order: the output buffer grows, the sort holds."""
+    rnd = random.Random(5)
+    parts = list(range(1, 20_001))
+    rnd.shuffle(parts)
+    segs = [(p, b"%s-%d@nyuu" % (rnd.randbytes(8).hex().encode(), p), 700_000 + p % 7) for p in parts]
+    chunk = codec.encode([(b"big.bin", 1 << 40, segs), (b"", 0, [])])
+    _both(chunk, "big", "p", 5, ["g"], "c", None)
