@@ -204,6 +204,11 @@ BEGIN
         RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
     END IF;
 END $$;
+-- (a row of api_use, a page of rows here: estimates that keep the statements
+-- around them planned as the small things they are)
+ALTER FUNCTION voyager.api_use(text, text, bigint) ROWS 1;
+ALTER FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text) ROWS 100;
+
 COMMENT ON FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text)
     IS 'A words-only search''s total and page: every match, or a month or a day at a time newest first';
 

@@ -75,9 +75,10 @@ def create_app(config: WebConfig | None = None) -> Sanic:
         kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None}
         if config.prepare:
             # direct connections (pgbouncer refuses startup options): a runaway
-            # search is cancelled, and no parallel workers on a busy server
+            # search is cancelled, no parallel workers on a busy server, and no
+            # JIT (a compile costs a hundred times what these statements do)
             kwargs["options"] = (f"-c statement_timeout={config.statement_timeout_ms} "
-                                 "-c max_parallel_workers_per_gather=0 -c work_mem=16MB")
+                                 "-c max_parallel_workers_per_gather=0 -c work_mem=16MB -c jit=off")
         app.ctx.pool = AsyncConnectionPool(config.dsn, min_size=min(2, config.pool_size),
                                            max_size=config.pool_size, open=False, kwargs=kwargs)
         await app.ctx.pool.open(wait=True, timeout=30)

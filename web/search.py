@@ -266,21 +266,33 @@ SELECT {ITEM_COLUMNS}
     return sql, params
 
 
-def words_sql(q: Query, limit: int, offset: int, plan: str | None = None) -> tuple[str, dict]:
+def words_sql(q: Query, limit: int, offset: int, plan: str | None = None, key: str | None = None
+              ) -> tuple[str, dict]:
     """A words-only search in one statement: voyager.search_words_page gives
     the total (read from search_count where the keys give it) and the page's
     ids by the cheapest way (or by `plan`); the rows come with them. The
-    statement's text is the same for every such search: prepared once."""
-    sql = f"""WITH page AS MATERIALIZED (
-    SELECT * FROM voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(keys)s::text[], %(plan)s))
-SELECT page.total, x.*
-  FROM page LEFT JOIN LATERAL (
+    statement's text is the same for every such search: prepared once. With
+    `key`, voyager.api_use counts the request first and the search runs only
+    when it lets it (its code and the day's counts on every row)."""
+    call = ("voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(keys)s::text[], "
+            "%(plan)s)")
+    rows = f"""LEFT JOIN LATERAL (
     SELECT {ITEM_COLUMNS} FROM voyager.releases r
       {ITEM_JOINS}
      WHERE r.id = page.release_id) x ON true
  ORDER BY page.posted_at DESC, page.release_id DESC"""
-    return sql, {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged,
-                 "keys": q.count_keys, "plan": plan}
+    params = {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged,
+              "keys": q.count_keys, "plan": plan}
+    if key is None:
+        sql = f"""WITH page AS MATERIALIZED (SELECT * FROM {call})
+SELECT page.total, x.*
+  FROM page {rows}"""
+        return sql, params
+    sql = f"""WITH u AS MATERIALIZED (SELECT * FROM voyager.api_use(%(key)s, 'request')),
+     page AS MATERIALIZED (SELECT p.* FROM u CROSS JOIN LATERAL (SELECT * FROM {call} WHERE u.code = 0) p)
+SELECT u.code, u.requests, u.requests_max, u.downloads, u.downloads_max, page.total, x.*
+  FROM u LEFT JOIN page ON true {rows}"""
+    return sql, {**params, "key": key}
 
 
 def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
@@ -392,7 +404,8 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
 async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
                releases: int) -> tuple[int, list[dict]]:
     if words_only(q):
-        rows = await _rows(await conn.execute(*words_sql(q, limit, offset)))
+        # (rows in binary: no timestamps and keys written out as text and parsed back)
+        rows = await _rows(await conn.execute(*words_sql(q, limit, offset), binary=True))
         total = rows[0].pop("total")
         return total, [r for r in rows if r["id"] is not None]
     key = q.key()

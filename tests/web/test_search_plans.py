@@ -35,8 +35,8 @@ class _Async:
     def __init__(self, conn):
         self.conn = conn
 
-    async def execute(self, sql, params=None):
-        cur = self.conn.execute(sql, params)
+    async def execute(self, sql, params=None, **kw):
+        cur = self.conn.execute(sql, params, **kw)
 
         class Cur:
             description = cur.description
