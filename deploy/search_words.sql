@@ -17,13 +17,22 @@
 -- search_counts holds, per key, how many searchable releases (not hidden by
 -- the judge) it has: '*' all of them, 'c:<category>' (a release without one
 -- counts as 8010, Other > Misc, as the search shows it) and 'w:<word>' (a
--- release has a word when one of its texts has it). Statement triggers on
--- releases, release_texts and release_judgements append the changes each
--- statement makes to search_count_deltas, in the writing transaction: a
--- snapshot's count (voyager.search_count) is the folded row plus the deltas it
--- sees, exact for that snapshot. Writers only ever append (no hot counter row
--- to wait on: concurrent stores never block each other here); the tick folds
--- the deltas into search_counts every search_counts_seconds.
+-- release has a word when one of its texts has it) for the words in at least
+-- search_tracked_min releases: a rarer word's search reads all its matches for
+-- its page anyway and counts them in the same pass, and most words are rare
+-- (a hash, a one-off title) - keeping their counts would cost the store more
+-- than it saves. A search that finds a word past the mark asks for it
+-- (search_promotions), and the fold counts it and tracks it from then on.
+-- Statement triggers on releases, release_texts and release_judgements append
+-- the changes each statement makes to search_count_deltas, in the writing
+-- transaction: a snapshot's count (voyager.search_count) is the folded row
+-- plus the deltas it sees, exact for that snapshot. Writers only ever append
+-- (no hot counter row to wait on: concurrent stores never block each other
+-- here); the tick folds the deltas into search_counts every
+-- search_counts_seconds. Which words are tracked changes only under the
+-- tracking lock (an advisory lock the texts' and judgements' triggers take
+-- shared, till their commit): a word's first count sees every store that did
+-- not see it tracked, and every later store sees it tracked.
 BEGIN;
 CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT COST 200 AS $$
@@ -105,7 +114,9 @@ COMMENT ON FUNCTION voyager.search_words_plan(bigint, bigint)
     IS 'matches, months or days: the cheapest way to the newest p_need of p_total matches of a words-only search';
 
 -- A page of a search by words alone (nothing asked of the release row): the
--- total (search_count of p_keys when given, else counted) and the page's
+-- total (search_count of p_keys when it keeps them, else counted: for a word
+-- not tracked, in the same pass as the page, asking for its promotion when
+-- it has become common) and the page's
 -- releases, newest first, by the cheapest of three ways (search_words_plan):
 --   matches  every match read, the newest kept (a rare word);
 --   months   a month at a time from the catalog's newest back, each one probe
@@ -117,7 +128,7 @@ CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offse
                                           p_judged boolean DEFAULT false, p_keys text[] DEFAULT NULL,
                                           p_plan text DEFAULT NULL)
 RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz)
-LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_terms text[] := voyager.search_words(p_words);
     v_total bigint;
@@ -140,8 +151,30 @@ BEGIN
         RETURN;
     END IF;
     IF p_keys IS NOT NULL THEN
-        v_total := voyager.search_count(p_keys);
-    ELSE
+        v_total := voyager.search_count(p_keys);          -- null: a word not tracked
+    END IF;
+    IF v_total IS NULL AND (p_plan IS NULL OR p_plan = 'matches') THEN
+        -- counted here: every match read once, for the total and the page
+        SELECT coalesce(array_agg(m.release_id ORDER BY m.posted_at DESC, m.release_id DESC), '{}'),
+               coalesce(array_agg(m.posted_at ORDER BY m.posted_at DESC, m.release_id DESC), '{}')
+          INTO v_ids, v_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) m;
+        v_total := cardinality(v_ids);
+        IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
+            -- a common word now: the fold counts it and keeps its count from then on
+            INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
+                ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
+                                                           v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+        END IF;
+        RETURN;
+    ELSIF v_total IS NULL THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
          WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
            AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
@@ -216,10 +249,11 @@ COMMENT ON FUNCTION voyager.search_words_page(text, integer, integer, boolean, t
     IS 'A words-only search''s total and page: every match, or a month or a day at a time newest first';
 
 CREATE TABLE voyager.search_counts (
-    key      text PRIMARY KEY,               -- '*', 'c:<category>', 'w:<word>'
+    key      text PRIMARY KEY,               -- '*', 'c:<category>', 'w:<word>' (a tracked word)
     releases bigint NOT NULL
 );
-COMMENT ON TABLE voyager.search_counts IS 'Searchable releases per key (all, category, word), as of the last fold';
+COMMENT ON TABLE voyager.search_counts
+    IS 'Searchable releases per key (all, category, tracked word), as of the last fold';
 
 CREATE TABLE voyager.search_count_deltas (
     key   text NOT NULL,
@@ -229,8 +263,15 @@ CREATE INDEX search_count_deltas_key_idx ON voyager.search_count_deltas (key);
 COMMENT ON TABLE voyager.search_count_deltas
     IS 'Changes of search_counts not folded yet, appended by the catalog''s statement triggers';
 
+CREATE TABLE voyager.search_promotions (
+    key      text PRIMARY KEY CHECK (key LIKE 'w:%'),
+    asked_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE voyager.search_promotions IS 'Words a search found common: the fold counts them and tracks them';
+
 INSERT INTO voyager.settings (name, value, description) VALUES
-  ('search_counts_seconds', '15', 'How often voyager tick folds search_count_deltas into search_counts')
+  ('search_counts_seconds', '15', 'How often voyager tick folds search_count_deltas into search_counts'),
+  ('search_tracked_min', '1000', 'A word in this many releases has its count kept (search_counts); a rarer one is counted by its search')
 ON CONFLICT (name) DO NOTHING;
 
 -- The keys of releases as they are now (not hidden ones, unless p_even_hidden):
@@ -254,15 +295,30 @@ $$;
 COMMENT ON FUNCTION voyager.search_keys_of(bigint[], boolean, boolean, boolean)
     IS 'The search_counts keys of releases as they are now: all and category (of the release row), words (of its texts)';
 
+-- The tracking lock: the texts' and judgements' triggers hold it shared till
+-- their commit, a change of which words are tracked holds it alone.
+CREATE FUNCTION voyager.search_tracking_lock(p_alone boolean DEFAULT false) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF p_alone THEN
+        PERFORM pg_advisory_xact_lock(hashtext('voyager.search_tracking'));
+    ELSE
+        PERFORM pg_advisory_xact_lock_shared(hashtext('voyager.search_tracking'));
+    END IF;
+END $$;
+
+-- Deltas of keys; a word's only while it is tracked (its row in search_counts).
 CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO voyager.search_count_deltas (key, delta)
-    SELECT k, sum(d) FROM unnest(p_keys, p_deltas) x(k, d) GROUP BY k HAVING sum(d) <> 0
+    SELECT x.k, sum(x.d) FROM unnest(p_keys, p_deltas) x(k, d)
+     WHERE x.k NOT LIKE 'w:%' OR EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = x.k)
+     GROUP BY x.k HAVING sum(x.d) <> 0
 $$;
 
 -- releases: a new or deleted release adds or takes '*' and its category, an
--- update moves its category (and its texts' posting date). (Its words are its texts' triggers' to count:
--- store_batch writes both in one statement, after which both triggers fire.)
+-- update moves its category (and its texts' posting date). (Its words are
+-- its texts' triggers' to count: store_batch writes both in one statement.)
 CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -271,28 +327,34 @@ DECLARE
 BEGIN
     -- (each branch names only the transition tables its event has)
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(k.key), array_agg(1::bigint) INTO v_keys, v_deltas
-          FROM voyager.search_keys_of(ARRAY(SELECT id FROM new_rows), p_word_keys => false) k;
+        SELECT array_agg(x.key), array_agg(x.n) INTO v_keys, v_deltas FROM (
+            SELECT k.key, count(*) AS n
+              FROM new_rows n
+             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(n.category, 8010))) k(key)
+             WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
+             GROUP BY k.key) x;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(x.key), array_agg(-1::bigint) INTO v_keys, v_deltas FROM (
-            SELECT o.id, '*' AS key FROM old_rows o
-            UNION ALL
-            SELECT o.id, 'c:' || coalesce(o.category, 8010) FROM old_rows o) x
-         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+        SELECT array_agg(x.key), array_agg(-x.n) INTO v_keys, v_deltas FROM (
+            SELECT k.key, count(*) AS n
+              FROM old_rows o
+             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(o.category, 8010))) k(key)
+             WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
+             GROUP BY k.key) x;
     ELSE
         -- a release's posting date moved (a date corrected): its texts' with it
         UPDATE voyager.release_texts t SET posted_at = n.posted_at
           FROM old_rows o JOIN new_rows n ON n.id = o.id
          WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT n.id, 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+            SELECT 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
             UNION ALL
-            SELECT n.id, 'c:' || coalesce(n.category, 8010), 1
+            SELECT 'c:' || coalesce(n.category, 8010), 1
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)) x
-         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
     END IF;
     IF v_keys IS NOT NULL THEN
         PERFORM voyager.note_search_deltas(v_keys, v_deltas);
@@ -300,11 +362,13 @@ BEGIN
     RETURN NULL;
 END $$;
 
--- release_texts: per release and word, how many of its texts have the word
--- now and how many had it before the statement (now, less the new rows, plus
--- the old ones); the word's key moves when that goes from none to some or back.
--- (A text counts for its release id whether or not the release row is there
--- yet or still: they come and go together, and check_catalog finds strays.)
+-- release_texts: per release and tracked word, how many of its texts have the
+-- word now and how many had it before the statement (now, less the new rows,
+-- plus the old ones); the word's key moves when that goes from none to some or
+-- back. A release whose texts are all new (an insert of fresh releases, the
+-- store's case) had none of them: its words are the new rows' own. (A text
+-- counts for its release id whether or not the release row is there yet or
+-- still: they come and go together, and check_catalog finds strays.)
 CREATE FUNCTION voyager.search_text_deltas(p_new_ids bigint[], p_new_texts text[],
                                            p_old_ids bigint[], p_old_texts text[]) RETURNS void
 LANGUAGE sql AS $$
@@ -314,18 +378,33 @@ LANGUAGE sql AS $$
         UNION ALL
         SELECT x.i, w, 1
           FROM unnest(p_old_ids, p_old_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+    ), tracked AS (                   -- the statement's words that have a count
+        SELECT x.w FROM (SELECT DISTINCT c.w FROM changed c) x
+         WHERE EXISTS (SELECT 1 FROM voyager.search_counts k WHERE k.key = 'w:' || x.w)
     ), d AS (
-        SELECT release_id, w, sum(c) AS c FROM changed GROUP BY 1, 2
-    ), ids AS (
-        SELECT DISTINCT release_id FROM d
+        SELECT release_id, w, sum(c) AS c FROM changed JOIN tracked USING (w) GROUP BY 1, 2
+    ), rows_of AS (                   -- per release: texts in the statement's new and old rows
+        SELECT i AS release_id, sum(n) AS new_n, sum(o) AS old_n
+          FROM (SELECT i, 1 AS n, 0 AS o FROM unnest(p_new_ids) i
+                UNION ALL SELECT i, 0, 1 FROM unnest(p_old_ids) i) x
+         GROUP BY i
+    ), fresh AS (                     -- every text of the release is a new row: nothing before
+        SELECT r.release_id FROM rows_of r
+         WHERE r.old_n = 0 AND r.release_id IN (SELECT release_id FROM d)
+           AND r.new_n = (SELECT count(*) FROM voyager.release_texts t WHERE t.release_id = r.release_id)
     ), now_c AS (
         SELECT t.release_id, w, count(*) AS c
-          FROM ids JOIN voyager.release_texts t ON t.release_id = ids.release_id, unnest(voyager.search_words(t.text)) w
+          FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
+         WHERE t.release_id IN (SELECT release_id FROM d EXCEPT SELECT release_id FROM fresh)
+           AND w IN (SELECT w FROM tracked)
          GROUP BY 1, 2
     ), flips AS (
-        SELECT coalesce(now_c.release_id, d.release_id) AS release_id, coalesce(now_c.w, d.w) AS w,
-               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int AS delta
-          FROM now_c FULL JOIN d ON d.release_id = now_c.release_id AND d.w = now_c.w
+        SELECT d.release_id, d.w, 1 AS delta FROM d JOIN fresh USING (release_id)
+        UNION ALL
+        SELECT coalesce(now_c.release_id, d.release_id), coalesce(now_c.w, d.w),
+               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int
+          FROM now_c FULL JOIN (SELECT * FROM d WHERE d.release_id NOT IN (SELECT release_id FROM fresh)) d
+            ON d.release_id = now_c.release_id AND d.w = now_c.w
     )
     INSERT INTO voyager.search_count_deltas (key, delta)
     SELECT 'w:' || f.w, sum(f.delta)
@@ -351,6 +430,7 @@ BEGIN
         SELECT array_agg(release_id), array_agg(text) INTO v_old_ids, v_old_texts FROM old_rows;
     END IF;
     IF v_new_ids IS NOT NULL OR v_old_ids IS NOT NULL THEN
+        PERFORM voyager.search_tracking_lock();           -- which words are tracked: fixed till the commit
         PERFORM voyager.search_text_deltas(coalesce(v_new_ids, '{}'), coalesce(v_new_texts, '{}'),
                                            coalesce(v_old_ids, '{}'), coalesce(v_old_texts, '{}'));
     END IF;
@@ -372,6 +452,9 @@ BEGIN
         v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
         v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
     END IF;
+    IF cardinality(v_hide) > 0 OR cardinality(v_show) > 0 THEN
+        PERFORM voyager.search_tracking_lock();
+    END IF;
     IF cardinality(v_hide) > 0 THEN
         PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(-1::bigint))
            FROM voyager.search_keys_of(v_hide, true) k HAVING count(*) > 0;
@@ -384,20 +467,24 @@ BEGIN
 END $$;
 
 -- Everything counted again (a TRUNCATE of a counted table, or an operator's
--- repair): no delta may be written meanwhile, so the stores wait for it.
+-- repair), the words in search_tracked_min releases or more tracked: no
+-- delta may be written meanwhile, so the stores wait for it.
 CREATE FUNCTION voyager.rebuild_search_counts() RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     v_keys bigint;
 BEGIN
     LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
+    PERFORM voyager.search_tracking_lock(true);
     PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
     DELETE FROM voyager.search_count_deltas;
     DELETE FROM voyager.search_counts;
+    DELETE FROM voyager.search_promotions;
     INSERT INTO voyager.search_counts (key, releases)
     SELECT k.key, count(*)
       FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases UNION SELECT release_id FROM voyager.release_texts)) k
-     GROUP BY k.key;
+     GROUP BY k.key
+    HAVING k.key NOT LIKE 'w:%' OR count(*) >= voyager.setting_int('search_tracked_min');
     GET DIAGNOSTICS v_keys = ROW_COUNT;
     RETURN v_keys;
 END $$;
@@ -410,48 +497,80 @@ BEGIN
     RETURN NULL;
 END $$;
 
--- The deltas into their rows; one folder at a time (the others return 0).
--- Keys that reach 0 leave the table.
-CREATE FUNCTION voyager.fold_search_counts() RETURNS bigint
+-- The deltas into their rows (one folder at a time: the others return 0); a
+-- word whose count reaches 0 stops being tracked. Then the words searches
+-- asked for: counted under the tracking lock alone, tracked from then on.
+CREATE FUNCTION voyager.fold_search_counts(p_promotions integer DEFAULT 100) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     v_folded bigint;
+    v_keys text[];
 BEGIN
     IF NOT pg_try_advisory_xact_lock(hashtext('voyager.search_counts')) THEN
         RETURN 0;
     END IF;
     WITH gone AS (DELETE FROM voyager.search_count_deltas RETURNING key, delta),
          s AS (SELECT key, sum(delta) AS d, count(*) AS n FROM gone GROUP BY key),
-         v AS (SELECT s.key, coalesce(c.releases, 0) + s.d AS releases FROM s LEFT JOIN voyager.search_counts c USING (key)),
+         -- (a word's deltas that outlived its row: it was untracked meanwhile, they go)
+         v AS (SELECT s.key, c.releases + s.d AS releases FROM s JOIN voyager.search_counts c USING (key)
+               UNION ALL
+               SELECT s.key, s.d FROM s WHERE s.key NOT LIKE 'w:%'
+                  AND NOT EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = s.key)),
          dropped AS (DELETE FROM voyager.search_counts c USING v WHERE c.key = v.key AND v.releases = 0),
          kept AS (INSERT INTO voyager.search_counts AS c (key, releases)
                   SELECT key, releases FROM v WHERE releases <> 0
                   ON CONFLICT (key) DO UPDATE SET releases = excluded.releases)
     SELECT coalesce(sum(n), 0) INTO v_folded FROM s;
+
+    SELECT array_agg(key) INTO v_keys
+      FROM (SELECT key FROM voyager.search_promotions ORDER BY asked_at LIMIT p_promotions) p;
+    IF v_keys IS NOT NULL THEN
+        -- every store that did not see these words tracked has committed, every later one will see them
+        PERFORM voyager.search_tracking_lock(true);
+        DELETE FROM voyager.search_count_deltas WHERE key = ANY (v_keys);
+        INSERT INTO voyager.search_counts AS c (key, releases)
+        SELECT k, n FROM (
+            SELECT k, (SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t
+                        WHERE voyager.search_terms(t.text, t.posted_at) @> ARRAY[substr(k, 3)]
+                          AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                           WHERE j.release_id = t.release_id AND j.hidden)) AS n
+              FROM unnest(v_keys) k) x
+         WHERE n > 0
+        ON CONFLICT (key) DO UPDATE SET releases = excluded.releases;
+        DELETE FROM voyager.search_promotions WHERE key = ANY (v_keys);
+    END IF;
     RETURN v_folded;
 END $$;
-COMMENT ON FUNCTION voyager.fold_search_counts() IS 'Folds search_count_deltas into search_counts (one folder at a time); returns the deltas folded';
+COMMENT ON FUNCTION voyager.fold_search_counts(integer)
+    IS 'Folds search_count_deltas into search_counts (one folder at a time), then tracks the words searches asked for; returns the deltas folded';
 
--- The exact count of a key set (disjoint keys: categories of a search), as this snapshot sees it.
+-- The exact count of a key set (disjoint keys: categories of a search), as
+-- this snapshot sees it; null when a word among them is not tracked.
 CREATE FUNCTION voyager.search_count(p_keys text[]) RETURNS bigint
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
-    SELECT coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
-         + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM unnest(p_keys) k
+                              WHERE k LIKE 'w:%' AND NOT EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = k))
+                THEN NULL
+                ELSE coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
+                   + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+           END
 $$;
-COMMENT ON FUNCTION voyager.search_count(text[]) IS 'Searchable releases under the given keys (summed), exact for this snapshot';
+COMMENT ON FUNCTION voyager.search_count(text[])
+    IS 'Searchable releases under the given keys (summed), exact for this snapshot; null for a word not tracked';
 
--- What a recount would say, against what the counts say (tests, operators): no rows when they agree.
+-- What a recount would say, against what the counts say (tests, operators):
+-- no rows when they agree. Words not tracked have no count to compare.
 CREATE FUNCTION voyager.check_search_counts() RETURNS TABLE (key text, counted bigint, recounted bigint)
 LANGUAGE sql STABLE AS $$
     WITH recount AS (SELECT k.key, count(*) AS n
                        FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases
                                                          UNION SELECT release_id FROM voyager.release_texts)) k
                       GROUP BY k.key),
-         keys AS (SELECT key FROM recount UNION SELECT key FROM voyager.search_counts
-                  UNION SELECT key FROM voyager.search_count_deltas)
+         keys AS (SELECT r.key FROM recount r WHERE r.key NOT LIKE 'w:%'
+                  UNION SELECT c.key FROM voyager.search_counts c)
     SELECT keys.key, voyager.search_count(ARRAY[keys.key]), coalesce(recount.n, 0)
       FROM keys LEFT JOIN recount USING (key)
-     WHERE voyager.search_count(ARRAY[keys.key]) <> coalesce(recount.n, 0)
+     WHERE voyager.search_count(ARRAY[keys.key]) IS DISTINCT FROM coalesce(recount.n, 0)
 $$;
 COMMENT ON FUNCTION voyager.check_search_counts() IS 'Keys whose count differs from a recount of the catalog (none when all is well)';
 

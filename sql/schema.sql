@@ -231,7 +231,7 @@ END $$;
 --
 
 CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql ROWS 1
     AS $$
 #variable_conflict use_column
 DECLARE
@@ -931,11 +931,11 @@ CREATE FUNCTION voyager.check_search_counts() RETURNS TABLE(key text, counted bi
                        FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases
                                                          UNION SELECT release_id FROM voyager.release_texts)) k
                       GROUP BY k.key),
-         keys AS (SELECT key FROM recount UNION SELECT key FROM voyager.search_counts
-                  UNION SELECT key FROM voyager.search_count_deltas)
+         keys AS (SELECT r.key FROM recount r WHERE r.key NOT LIKE 'w:%'
+                  UNION SELECT c.key FROM voyager.search_counts c)
     SELECT keys.key, voyager.search_count(ARRAY[keys.key]), coalesce(recount.n, 0)
       FROM keys LEFT JOIN recount USING (key)
-     WHERE voyager.search_count(ARRAY[keys.key]) <> coalesce(recount.n, 0)
+     WHERE voyager.search_count(ARRAY[keys.key]) IS DISTINCT FROM coalesce(recount.n, 0)
 $$;
 
 
@@ -1167,26 +1167,49 @@ END $$;
 
 
 --
--- Name: fold_search_counts(); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: fold_search_counts(integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.fold_search_counts() RETURNS bigint
+CREATE FUNCTION voyager.fold_search_counts(p_promotions integer DEFAULT 100) RETURNS bigint
     LANGUAGE plpgsql
     AS $$
 DECLARE
     v_folded bigint;
+    v_keys text[];
 BEGIN
     IF NOT pg_try_advisory_xact_lock(hashtext('voyager.search_counts')) THEN
         RETURN 0;
     END IF;
     WITH gone AS (DELETE FROM voyager.search_count_deltas RETURNING key, delta),
          s AS (SELECT key, sum(delta) AS d, count(*) AS n FROM gone GROUP BY key),
-         v AS (SELECT s.key, coalesce(c.releases, 0) + s.d AS releases FROM s LEFT JOIN voyager.search_counts c USING (key)),
+         -- (a word's deltas that outlived its row: it was untracked meanwhile, they go)
+         v AS (SELECT s.key, c.releases + s.d AS releases FROM s JOIN voyager.search_counts c USING (key)
+               UNION ALL
+               SELECT s.key, s.d FROM s WHERE s.key NOT LIKE 'w:%'
+                  AND NOT EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = s.key)),
          dropped AS (DELETE FROM voyager.search_counts c USING v WHERE c.key = v.key AND v.releases = 0),
          kept AS (INSERT INTO voyager.search_counts AS c (key, releases)
                   SELECT key, releases FROM v WHERE releases <> 0
                   ON CONFLICT (key) DO UPDATE SET releases = excluded.releases)
     SELECT coalesce(sum(n), 0) INTO v_folded FROM s;
+
+    SELECT array_agg(key) INTO v_keys
+      FROM (SELECT key FROM voyager.search_promotions ORDER BY asked_at LIMIT p_promotions) p;
+    IF v_keys IS NOT NULL THEN
+        -- every store that did not see these words tracked has committed, every later one will see them
+        PERFORM voyager.search_tracking_lock(true);
+        DELETE FROM voyager.search_count_deltas WHERE key = ANY (v_keys);
+        INSERT INTO voyager.search_counts AS c (key, releases)
+        SELECT k, n FROM (
+            SELECT k, (SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t
+                        WHERE voyager.search_terms(t.text, t.posted_at) @> ARRAY[substr(k, 3)]
+                          AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                           WHERE j.release_id = t.release_id AND j.hidden)) AS n
+              FROM unnest(v_keys) k) x
+         WHERE n > 0
+        ON CONFLICT (key) DO UPDATE SET releases = excluded.releases;
+        DELETE FROM voyager.search_promotions WHERE key = ANY (v_keys);
+    END IF;
     RETURN v_folded;
 END $$;
 
@@ -1669,7 +1692,9 @@ CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RET
     LANGUAGE sql
     AS $$
     INSERT INTO voyager.search_count_deltas (key, delta)
-    SELECT k, sum(d) FROM unnest(p_keys, p_deltas) x(k, d) GROUP BY k HAVING sum(d) <> 0
+    SELECT x.k, sum(x.d) FROM unnest(p_keys, p_deltas) x(k, d)
+     WHERE x.k NOT LIKE 'w:%' OR EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = x.k)
+     GROUP BY x.k HAVING sum(x.d) <> 0
 $$;
 
 
@@ -1862,13 +1887,16 @@ DECLARE
     v_keys bigint;
 BEGIN
     LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
+    PERFORM voyager.search_tracking_lock(true);
     PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
     DELETE FROM voyager.search_count_deltas;
     DELETE FROM voyager.search_counts;
+    DELETE FROM voyager.search_promotions;
     INSERT INTO voyager.search_counts (key, releases)
     SELECT k.key, count(*)
       FROM voyager.search_keys_of(ARRAY(SELECT id FROM voyager.releases UNION SELECT release_id FROM voyager.release_texts)) k
-     GROUP BY k.key;
+     GROUP BY k.key
+    HAVING k.key NOT LIKE 'w:%' OR count(*) >= voyager.setting_int('search_tracked_min');
     GET DIAGNOSTICS v_keys = ROW_COUNT;
     RETURN v_keys;
 END $$;
@@ -2118,8 +2146,12 @@ END $$;
 CREATE FUNCTION voyager.search_count(p_keys text[]) RETURNS bigint
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
-    SELECT coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
-         + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM unnest(p_keys) k
+                              WHERE k LIKE 'w:%' AND NOT EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = k))
+                THEN NULL
+                ELSE coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
+                   + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
+           END
 $$;
 
 
@@ -2141,6 +2173,9 @@ BEGIN
     ELSE
         v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
         v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
+    END IF;
+    IF cardinality(v_hide) > 0 OR cardinality(v_show) > 0 THEN
+        PERFORM voyager.search_tracking_lock();
     END IF;
     IF cardinality(v_hide) > 0 THEN
         PERFORM voyager.note_search_deltas(array_agg(k.key), array_agg(-1::bigint))
@@ -2167,28 +2202,34 @@ DECLARE
 BEGIN
     -- (each branch names only the transition tables its event has)
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(k.key), array_agg(1::bigint) INTO v_keys, v_deltas
-          FROM voyager.search_keys_of(ARRAY(SELECT id FROM new_rows), p_word_keys => false) k;
+        SELECT array_agg(x.key), array_agg(x.n) INTO v_keys, v_deltas FROM (
+            SELECT k.key, count(*) AS n
+              FROM new_rows n
+             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(n.category, 8010))) k(key)
+             WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
+             GROUP BY k.key) x;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(x.key), array_agg(-1::bigint) INTO v_keys, v_deltas FROM (
-            SELECT o.id, '*' AS key FROM old_rows o
-            UNION ALL
-            SELECT o.id, 'c:' || coalesce(o.category, 8010) FROM old_rows o) x
-         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+        SELECT array_agg(x.key), array_agg(-x.n) INTO v_keys, v_deltas FROM (
+            SELECT k.key, count(*) AS n
+              FROM old_rows o
+             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(o.category, 8010))) k(key)
+             WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
+             GROUP BY k.key) x;
     ELSE
         -- a release's posting date moved (a date corrected): its texts' with it
         UPDATE voyager.release_texts t SET posted_at = n.posted_at
           FROM old_rows o JOIN new_rows n ON n.id = o.id
          WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT n.id, 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+            SELECT 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
             UNION ALL
-            SELECT n.id, 'c:' || coalesce(n.category, 8010), 1
+            SELECT 'c:' || coalesce(n.category, 8010), 1
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)) x
-         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = x.id AND j.hidden);
+             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
     END IF;
     IF v_keys IS NOT NULL THEN
         PERFORM voyager.note_search_deltas(v_keys, v_deltas);
@@ -2217,6 +2258,7 @@ BEGIN
         SELECT array_agg(release_id), array_agg(text) INTO v_old_ids, v_old_texts FROM old_rows;
     END IF;
     IF v_new_ids IS NOT NULL OR v_old_ids IS NOT NULL THEN
+        PERFORM voyager.search_tracking_lock();           -- which words are tracked: fixed till the commit
         PERFORM voyager.search_text_deltas(coalesce(v_new_ids, '{}'), coalesce(v_new_texts, '{}'),
                                            coalesce(v_old_ids, '{}'), coalesce(v_old_texts, '{}'));
     END IF;
@@ -2308,18 +2350,33 @@ CREATE FUNCTION voyager.search_text_deltas(p_new_ids bigint[], p_new_texts text[
         UNION ALL
         SELECT x.i, w, 1
           FROM unnest(p_old_ids, p_old_texts) x(i, t), unnest(voyager.search_words(x.t)) w
+    ), tracked AS (                   -- the statement's words that have a count
+        SELECT x.w FROM (SELECT DISTINCT c.w FROM changed c) x
+         WHERE EXISTS (SELECT 1 FROM voyager.search_counts k WHERE k.key = 'w:' || x.w)
     ), d AS (
-        SELECT release_id, w, sum(c) AS c FROM changed GROUP BY 1, 2
-    ), ids AS (
-        SELECT DISTINCT release_id FROM d
+        SELECT release_id, w, sum(c) AS c FROM changed JOIN tracked USING (w) GROUP BY 1, 2
+    ), rows_of AS (                   -- per release: texts in the statement's new and old rows
+        SELECT i AS release_id, sum(n) AS new_n, sum(o) AS old_n
+          FROM (SELECT i, 1 AS n, 0 AS o FROM unnest(p_new_ids) i
+                UNION ALL SELECT i, 0, 1 FROM unnest(p_old_ids) i) x
+         GROUP BY i
+    ), fresh AS (                     -- every text of the release is a new row: nothing before
+        SELECT r.release_id FROM rows_of r
+         WHERE r.old_n = 0 AND r.release_id IN (SELECT release_id FROM d)
+           AND r.new_n = (SELECT count(*) FROM voyager.release_texts t WHERE t.release_id = r.release_id)
     ), now_c AS (
         SELECT t.release_id, w, count(*) AS c
-          FROM ids JOIN voyager.release_texts t ON t.release_id = ids.release_id, unnest(voyager.search_words(t.text)) w
+          FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
+         WHERE t.release_id IN (SELECT release_id FROM d EXCEPT SELECT release_id FROM fresh)
+           AND w IN (SELECT w FROM tracked)
          GROUP BY 1, 2
     ), flips AS (
-        SELECT coalesce(now_c.release_id, d.release_id) AS release_id, coalesce(now_c.w, d.w) AS w,
-               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int AS delta
-          FROM now_c FULL JOIN d ON d.release_id = now_c.release_id AND d.w = now_c.w
+        SELECT d.release_id, d.w, 1 AS delta FROM d JOIN fresh USING (release_id)
+        UNION ALL
+        SELECT coalesce(now_c.release_id, d.release_id), coalesce(now_c.w, d.w),
+               (coalesce(now_c.c, 0) > 0)::int - (coalesce(now_c.c, 0) + coalesce(d.c, 0) > 0)::int
+          FROM now_c FULL JOIN (SELECT * FROM d WHERE d.release_id NOT IN (SELECT release_id FROM fresh)) d
+            ON d.release_id = now_c.release_id AND d.w = now_c.w
     )
     INSERT INTO voyager.search_count_deltas (key, delta)
     SELECT 'w:' || f.w, sum(f.delta)
@@ -2329,6 +2386,22 @@ CREATE FUNCTION voyager.search_text_deltas(p_new_ids bigint[], p_new_texts text[
      GROUP BY 1
     HAVING sum(f.delta) <> 0
 $$;
+
+
+--
+-- Name: search_tracking_lock(boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_tracking_lock(p_alone boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF p_alone THEN
+        PERFORM pg_advisory_xact_lock(hashtext('voyager.search_tracking'));
+    ELSE
+        PERFORM pg_advisory_xact_lock_shared(hashtext('voyager.search_tracking'));
+    END IF;
+END $$;
 
 
 --
@@ -2348,7 +2421,7 @@ $$;
 --
 
 CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer, p_judged boolean DEFAULT false, p_keys text[] DEFAULT NULL::text[], p_plan text DEFAULT NULL::text) RETURNS TABLE(total bigint, release_id bigint, posted_at timestamp with time zone)
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql ROWS 100
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
@@ -2373,8 +2446,30 @@ BEGIN
         RETURN;
     END IF;
     IF p_keys IS NOT NULL THEN
-        v_total := voyager.search_count(p_keys);
-    ELSE
+        v_total := voyager.search_count(p_keys);          -- null: a word not tracked
+    END IF;
+    IF v_total IS NULL AND (p_plan IS NULL OR p_plan = 'matches') THEN
+        -- counted here: every match read once, for the total and the page
+        SELECT coalesce(array_agg(m.release_id ORDER BY m.posted_at DESC, m.release_id DESC), '{}'),
+               coalesce(array_agg(m.posted_at ORDER BY m.posted_at DESC, m.release_id DESC), '{}')
+          INTO v_ids, v_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
+                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                 WHERE j.release_id = t.release_id AND j.hidden))) m;
+        v_total := cardinality(v_ids);
+        IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
+            -- a common word now: the fold counts it and keeps its count from then on
+            INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
+                ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
+                                                           v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        IF NOT FOUND THEN
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+        END IF;
+        RETURN;
+    ELSIF v_total IS NULL THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
          WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
            AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
@@ -2464,7 +2559,7 @@ BEGIN
     v_days := coalesce(v_days, 1);
     v_months := greatest(v_days / 30.44, 1);
     v_per := p_total / v_months;
-    v_by_months := least(v_months, ceil(p_need / v_per)) * 150 + least(p_total, p_need + v_per) * 2;
+    v_by_months := least(v_months, ceil(p_need / v_per)) * 300 + least(p_total, p_need + v_per) * 2;
     v_per := p_total / v_days;
     v_by_days := least(v_days, ceil(p_need / v_per)) * 40 + least(p_total, p_need + v_per) * 2;
     RETURN CASE WHEN p_total * 3 <= least(v_by_months, v_by_days) THEN 'matches'
@@ -3348,6 +3443,17 @@ CREATE TABLE voyager.search_counts (
 
 
 --
+-- Name: search_promotions; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.search_promotions (
+    key text NOT NULL,
+    asked_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT search_promotions_key_check CHECK ((key ~~ 'w:%'::text))
+);
+
+
+--
 -- Name: search_totals; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -4116,6 +4222,14 @@ ALTER TABLE ONLY voyager.rule_sets
 
 ALTER TABLE ONLY voyager.search_counts
     ADD CONSTRAINT search_counts_pkey PRIMARY KEY (key);
+
+
+--
+-- Name: search_promotions search_promotions_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.search_promotions
+    ADD CONSTRAINT search_promotions_pkey PRIMARY KEY (key);
 
 
 --

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import set_setting
+
 WORDS = ["harbor", "silent", "moon", "x264", "1080p", "grp", "crème", "a"]
 
 
@@ -48,13 +50,15 @@ op = st.one_of(
     st.tuples(st.just("drop"), st.integers(0, 30)),
     st.tuples(st.just("redate"), st.integers(0, 30), st.integers(0, 800)),
     st.tuples(st.just("fold")),
+    st.tuples(st.just("promote"), st.sampled_from(WORDS)),
 )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(op, min_size=1, max_size=40), batched=st.booleans())
-def test_the_counts_equal_a_recount_whatever_the_writers_do(db_dsn, ops, batched):
+@given(ops=st.lists(op, min_size=1, max_size=40), batched=st.booleans(), tracked_min=st.integers(1, 3))
+def test_the_counts_equal_a_recount_whatever_the_writers_do(db_dsn, ops, batched, tracked_min):
     with psycopg.connect(db_dsn, autocommit=True) as conn:
+        set_setting(conn, "search_tracked_min", tracked_min)  # words tracked from 1 to 3 releases on
         conn.execute("TRUNCATE voyager.releases, voyager.release_texts, voyager.release_judgements, "
                      "voyager.groups, voyager.group_sets, voyager.posters CASCADE")
         _setup(conn)
@@ -71,6 +75,9 @@ def test_the_counts_equal_a_recount_whatever_the_writers_do(db_dsn, ops, batched
                 ids.append(rid)
             elif pick is None or o[0] == "fold":
                 conn.execute("SELECT voyager.fold_search_counts()")
+            elif o[0] == "promote":            # as a search does for a word it found common
+                conn.execute("INSERT INTO voyager.search_promotions (key) VALUES (%s) ON CONFLICT DO NOTHING",
+                             ("w:" + o[1],))
             elif o[0] == "text":
                 conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, %s, %s)",
                              (pick(o[1]), o[2], o[3]))
@@ -100,13 +107,16 @@ def test_the_counts_equal_a_recount_whatever_the_writers_do(db_dsn, ops, batched
         conn.execute("SELECT voyager.fold_search_counts()")
         assert _recount_differs(conn) == []
         assert conn.execute("SELECT count(*) FROM voyager.search_count_deltas").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM voyager.search_promotions").fetchone()[0] == 0
         assert conn.execute("SELECT count(*) FROM voyager.search_counts WHERE releases = 0").fetchone()[0] == 0
 
 
 def test_a_count_is_the_snapshots_own(conn, connect):
     _setup(conn)
+    set_setting(conn, "search_tracked_min", 1)
     rid = _release(conn, 1, "Silent.Harbor", 5040, 1)
     conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Silent.Harbor')", (rid,))
+    conn.execute("SELECT voyager.rebuild_search_counts()")
     other = connect()
     with other.transaction():
         other.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
@@ -124,6 +134,10 @@ def test_concurrent_writers_do_not_wait_on_each_other_for_the_counts(conn, conne
     """Two transactions adding releases with the same words and category both
     go through while the other is open: the counts only ever get appended rows."""
     _setup(conn)
+    set_setting(conn, "search_tracked_min", 1)
+    rid = _release(conn, 3, "Common", 5040, 3)
+    conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Common')", (rid,))
+    conn.execute("SELECT voyager.rebuild_search_counts()")               # 'common' tracked
     a, b = connect(), connect()
     b.execute("SET lock_timeout = '2s'")
     with a.transaction():
@@ -134,7 +148,7 @@ def test_concurrent_writers_do_not_wait_on_each_other_for_the_counts(conn, conne
             b.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Common.Word.720p')", (rid2,))
         # a fold meanwhile leaves a's uncommitted deltas for the next one
         assert conn.execute("SELECT voyager.fold_search_counts()").fetchone()[0] > 0
-    assert conn.execute("SELECT voyager.search_count('{w:common}')").fetchone()[0] == 2
+    assert conn.execute("SELECT voyager.search_count('{w:common}')").fetchone()[0] == 3
     assert _recount_differs(conn) == []
 
 
@@ -169,3 +183,33 @@ def test_search_words_splits_plain_words_as_the_query_does(conn, text):
 def test_a_long_run_is_cut_into_words_of_64_on_both_sides(conn):
     words = conn.execute("SELECT voyager.search_words(%s)", ("x" * 70 + ".mkv",)).fetchone()[0]
     assert words == ["x" * 64, "x" * 6, "mkv"]
+
+
+def test_a_word_is_counted_by_its_search_until_it_is_common_then_tracked(conn):
+    """Below search_tracked_min a word has no kept count (its search counts it
+    with its page); a search that finds it past the mark asks for it, the
+    fold counts it, and from then on its count moves with the catalog."""
+    _setup(conn)
+    set_setting(conn, "search_tracked_min", 3)
+    for i in range(1, 3):
+        rid = _release(conn, i, f"Rising.{i}", 5040, i)
+        conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, %s)", (rid, f"Rising.{i}"))
+
+    def page():
+        rows = conn.execute("SELECT * FROM voyager.search_words_page('rising', 10, 0, false, '{w:rising}')").fetchall()
+        return rows[0][0], [r[1] for r in rows if r[1] is not None]
+
+    assert conn.execute("SELECT voyager.search_count('{w:rising}')").fetchone()[0] is None
+    assert page()[0] == 2
+    assert conn.execute("SELECT count(*) FROM voyager.search_promotions").fetchone()[0] == 0
+    rid = _release(conn, 3, "Rising.3", 5040, 3)
+    conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Rising.3')", (rid,))
+    total, ids = page()
+    assert total == 3 and ids == [rid, rid - 1, rid - 2]                 # newest first
+    assert conn.execute("SELECT key FROM voyager.search_promotions").fetchall() == [("w:rising",)]
+    conn.execute("SELECT voyager.fold_search_counts()")
+    assert conn.execute("SELECT voyager.search_count('{w:rising}')").fetchone()[0] == 3
+    rid = _release(conn, 4, "Rising.4", 5040, 4)
+    conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Rising.4')", (rid,))
+    assert conn.execute("SELECT voyager.search_count('{w:rising}')").fetchone()[0] == 4  # a delta now
+    assert page()[0] == 4 and _recount_differs(conn) == []

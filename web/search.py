@@ -187,27 +187,34 @@ def build(q: Query) -> Sql:
 
 
 def count_sql(q: Query) -> tuple[str, dict]:
+    """The total and the catalog state: from voyager.search_count where the
+    keys give it (a word not tracked there is counted), else counted."""
+    expr, params = _counted(q)
     keys = q.count_keys
     if keys is not None:
-        return "SELECT voyager.search_count(%(keys)s::text[]), voyager.catalog_state()", {"keys": keys}
-    return counted_sql(q)
+        expr, params = f"coalesce(voyager.search_count(%(keys)s::text[]), {expr})", {**params, "keys": keys}
+    return f"SELECT {expr}, voyager.catalog_state()", params
 
 
 def counted_sql(q: Query) -> tuple[str, dict]:
     """The total counted from the rows (what count_sql's keys stand for)."""
+    expr, params = _counted(q)
+    return f"SELECT {expr}, voyager.catalog_state()", params
+
+
+def _counted(q: Query) -> tuple[str, dict]:
     s = build(q)
     if s.text and s.text_only:
         # words and nothing on the release row: the texts alone (every text's
         # release exists), no probe into releases per match
         hidden = "" if q.judged else (" AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
                                       "WHERE j.release_id = t.release_id AND j.hidden)")
-        return (f"SELECT (SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t WHERE {s.text}{hidden}), "
-                "voyager.catalog_state()", s.params)
+        return f"(SELECT count(DISTINCT t.release_id) FROM voyager.release_texts t WHERE {s.text}{hidden})", s.params
     conds = list(s.conds)
     if s.text:
         conds.append(f"r.id IN (SELECT t.release_id FROM voyager.release_texts t WHERE {s.text})")
     where = " AND ".join(conds) or "true"
-    return (f"SELECT (SELECT count(*) FROM voyager.releases r WHERE {where}), voyager.catalog_state()", s.params)
+    return f"(SELECT count(*) FROM voyager.releases r WHERE {where})", s.params
 
 
 ITEM_COLUMNS = """r.id, r.release_key, r.name, r.posted_at, r.last_posted_at, r.bytes, r.files, r.segments,
