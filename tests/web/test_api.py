@@ -357,3 +357,15 @@ def test_costly_totals_are_shared_between_processes_and_follow_the_catalog(keys,
         conn.execute("DELETE FROM voyager.releases WHERE id = %s", (ids[HARBOR[-1]],))   # as a retraction does
     assert search(second, keys["alice"], t="search", q="harbor", minsize="1").total == len(HARBOR) - 1
     assert search(first, keys["alice"], t="search", q="harbor", minsize="1").total == len(HARBOR) - 1
+
+
+def test_q_matches_whole_words_and_a_part_of_one_when_no_word_matches(shared_app, keys):
+    """`moon` is a word of Paper.Moon, not of Moonlit; `moonl` is no word at
+    all, so it is looked for as a substring; the totals follow."""
+    moon = search(shared_app, keys["alice"], t="search", q="moon")
+    assert moon.titles == ["Jane.Austen-Paper.Moon.1999.EPUB"] and moon.total == 1
+    part = search(shared_app, keys["alice"], t="search", q="moonl")
+    assert part.titles == ["Aurora.Moonlit.Skies-Golden.Hour-2021-FLAC"] and part.total == 1
+    harb = search(shared_app, keys["alice"], t="search", q="HARB s01e0")
+    assert sorted(harb.titles) == sorted(HARBOR[:2]) and harb.total == 2
+    assert search(shared_app, keys["alice"], t="search", q="zzyzx").total == 0
