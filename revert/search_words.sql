@@ -1,6 +1,7 @@
 -- Revert voyager:search_words from pg
 BEGIN;
 DELETE FROM voyager.jobs WHERE name = 'search_counts';
+DROP VIEW voyager.status_search;
 ALTER FUNCTION voyager.api_use(text, text, bigint) ROWS 1000;
 DROP TRIGGER releases_search_counts_insert ON voyager.releases;
 DROP TRIGGER releases_search_counts_update ON voyager.releases;

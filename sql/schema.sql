@@ -3821,6 +3821,30 @@ CREATE VIEW voyager.status_ranges AS
 
 
 --
+-- Name: status_search; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_search AS
+ SELECT ( SELECT search_counts.releases
+           FROM voyager.search_counts
+          WHERE (search_counts.key = '*'::text)) AS searchable_folded,
+    voyager.search_count('{*}'::text[]) AS searchable_releases,
+    ( SELECT count(*) AS count
+           FROM voyager.search_counts
+          WHERE (search_counts.key ~~ 'w:%'::text)) AS tracked_words,
+    voyager.setting_int('search_tracked_min'::text) AS tracked_min,
+    ( SELECT count(*) AS count
+           FROM voyager.search_count_deltas) AS deltas_waiting,
+    ( SELECT count(*) AS count
+           FROM voyager.search_promotions) AS promotions_waiting,
+    ( SELECT min(search_promotions.asked_at) AS min
+           FROM voyager.search_promotions) AS oldest_promotion_at,
+    ( SELECT jobs.last_finished_at
+           FROM voyager.jobs
+          WHERE (jobs.name = 'search_counts'::text)) AS last_fold_at;
+
+
+--
 -- Name: status_spool; Type: VIEW; Schema: voyager; Owner: -
 --
 

@@ -213,3 +213,8 @@ def test_a_word_is_counted_by_its_search_until_it_is_common_then_tracked(conn):
     conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Rising.4')", (rid,))
     assert conn.execute("SELECT voyager.search_count('{w:rising}')").fetchone()[0] == 4  # a delta now
     assert page()[0] == 4 and _recount_differs(conn) == []
+    status = conn.execute("SELECT searchable_releases, tracked_words, deltas_waiting, promotions_waiting "
+                          "FROM voyager.status_search").fetchone()
+    assert status[0] == 4 and status[1] == 1 and status[2] > 0 and status[3] == 0
+    conn.execute("SELECT voyager.fold_search_counts()")
+    assert conn.execute("SELECT deltas_waiting FROM voyager.status_search").fetchone()[0] == 0

@@ -22,6 +22,7 @@ PANELS = [
     ("held", "Held groups", "voyager.status_held", False),
     ("spool", "Spool", "voyager.status_spool", False),
     ("phase2", "Phase-2 backlogs", "voyager.status_phase2", True),
+    ("search", "Search counts", "voyager.status_search", True),
     ("jobs", "Jobs (voyager tick)", "voyager.status_jobs", False),
     ("groups", "Groups", "voyager.status_groups", False),
 ]
