@@ -308,8 +308,11 @@ BEGIN
 END $$;
 
 -- Deltas of keys; a word's only while it is tracked (its row in search_counts).
+-- Every writer takes the tracking lock before it touches the deltas (one
+-- order of locks for all: rebuild and fold take theirs in the same order).
 CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RETURNS void
 LANGUAGE sql AS $$
+    SELECT voyager.search_tracking_lock();
     INSERT INTO voyager.search_count_deltas (key, delta)
     SELECT x.k, sum(x.d) FROM unnest(p_keys, p_deltas) x(k, d)
      WHERE x.k NOT LIKE 'w:%' OR EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = x.k)
@@ -474,9 +477,10 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_keys bigint;
 BEGIN
-    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
-    PERFORM voyager.search_tracking_lock(true);
+    -- the folder's lock, the tracking lock, the deltas: the order every writer and the fold keep
     PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
+    PERFORM voyager.search_tracking_lock(true);
+    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
     DELETE FROM voyager.search_count_deltas;
     DELETE FROM voyager.search_counts;
     DELETE FROM voyager.search_promotions;

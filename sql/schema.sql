@@ -1691,6 +1691,7 @@ END $$;
 CREATE FUNCTION voyager.note_search_deltas(p_keys text[], p_deltas bigint[]) RETURNS void
     LANGUAGE sql
     AS $$
+    SELECT voyager.search_tracking_lock();
     INSERT INTO voyager.search_count_deltas (key, delta)
     SELECT x.k, sum(x.d) FROM unnest(p_keys, p_deltas) x(k, d)
      WHERE x.k NOT LIKE 'w:%' OR EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = x.k)
@@ -1886,9 +1887,10 @@ CREATE FUNCTION voyager.rebuild_search_counts() RETURNS bigint
 DECLARE
     v_keys bigint;
 BEGIN
-    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
-    PERFORM voyager.search_tracking_lock(true);
+    -- the folder's lock, the tracking lock, the deltas: the order every writer and the fold keep
     PERFORM pg_advisory_xact_lock(hashtext('voyager.search_counts'));
+    PERFORM voyager.search_tracking_lock(true);
+    LOCK TABLE voyager.search_count_deltas IN EXCLUSIVE MODE;
     DELETE FROM voyager.search_count_deltas;
     DELETE FROM voyager.search_counts;
     DELETE FROM voyager.search_promotions;

@@ -218,3 +218,27 @@ def test_a_word_is_counted_by_its_search_until_it_is_common_then_tracked(conn):
     assert status[0] == 4 and status[1] == 1 and status[2] > 0 and status[3] == 0
     conn.execute("SELECT voyager.fold_search_counts()")
     assert conn.execute("SELECT deltas_waiting FROM voyager.status_search").fetchone()[0] == 0
+
+
+def test_a_rebuild_waits_for_a_store_in_progress_and_counts_after_it(conn, connect):
+    """A rebuild while a writer is between its statements: it waits for the
+    writer's commit (no deadlock, whatever the writer's next statement takes)
+    and then counts what it wrote."""
+    _setup(conn)
+    set_setting(conn, "search_tracked_min", 1)
+    writer, rebuilder = connect(), connect()
+    rebuilder.execute("SET lock_timeout = '20s'")
+    done: list = []
+    with writer.transaction():
+        rid = _release(writer, 1, "Store.In.Progress", 5040, 1)          # the releases trigger: deltas
+        t = threading.Thread(target=lambda: done.append(
+            rebuilder.execute("SELECT voyager.rebuild_search_counts()").fetchone()[0]))
+        t.start()
+        t.join(1)
+        assert done == []                                                  # waiting for the writer
+        writer.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 1, 'Store.In.Progress')",
+                       (rid,))                                             # the texts trigger: more deltas
+    t.join(20)
+    assert done and done[0] > 0
+    assert conn.execute("SELECT voyager.search_count('{w:progress}')").fetchone()[0] == 1
+    assert _recount_differs(conn) == []
