@@ -369,3 +369,18 @@ def test_q_matches_whole_words_and_a_part_of_one_when_no_word_matches(shared_app
     harb = search(shared_app, keys["alice"], t="search", q="HARB s01e0")
     assert sorted(harb.titles) == sorted(HARBOR[:2]) and harb.total == 2
     assert search(shared_app, keys["alice"], t="search", q="zzyzx").total == 0
+
+
+def test_a_word_search_pages_like_any_other(shared_app, keys):
+    """The words-only statement: limit, offset, past the end, limit 0, JSON."""
+    k = keys["alice"]
+    n = len(HARBOR)
+    first = search(shared_app, k, t="search", q="harbor", limit="2")
+    rest = search(shared_app, k, t="search", q="harbor", limit="100", offset="2")
+    assert first.total == rest.total == n and len(first.items) == 2 and len(rest.items) == n - 2
+    assert sorted(first.titles + rest.titles) == sorted(HARBOR)
+    past = search(shared_app, k, t="search", q="harbor", offset=str(n + 3))
+    assert past.items == [] and past.total == n
+    assert search(shared_app, k, t="search", q="harbor", limit="0").items == []
+    j = json.loads(api(shared_app, t="search", q="harbor", apikey=k, o="json").text)["channel"]
+    assert j["response"]["@attributes"] == {"offset": "0", "total": str(n)} and len(j["item"]) == n
