@@ -240,10 +240,34 @@ BEGIN
         RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
     END IF;
 END $$;
+-- A page of a search by categories alone (or nothing: the newest of all):
+-- the total from search_count's category keys and the page walked down
+-- releases_newest_idx, in one call with one plan kept (the polls of every
+-- client's RSS sync and "Test" button).
+CREATE FUNCTION voyager.search_newest_page(p_cats integer[], p_limit integer, p_offset integer)
+RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+    v_total bigint := voyager.search_count(CASE WHEN p_cats IS NULL THEN '{*}'::text[]
+                                                ELSE ARRAY(SELECT 'c:' || c FROM unnest(p_cats) c) END);
+BEGIN
+    RETURN QUERY
+    SELECT v_total, r.id, r.posted_at FROM voyager.releases r
+     WHERE (p_cats IS NULL OR coalesce(r.category, 8010) = ANY (p_cats))
+       AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)
+     ORDER BY r.posted_at DESC, r.id DESC LIMIT greatest(p_limit, 0) OFFSET greatest(p_offset, 0);
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+    END IF;
+END $$;
+COMMENT ON FUNCTION voyager.search_newest_page(integer[], integer, integer)
+    IS 'A categories-only search''s total (search_count) and page, newest first';
+
 -- (a row of api_use, a page of rows here: estimates that keep the statements
 -- around them planned as the small things they are)
 ALTER FUNCTION voyager.api_use(text, text, bigint) ROWS 1;
 ALTER FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text) ROWS 100;
+ALTER FUNCTION voyager.search_newest_page(integer[], integer, integer) ROWS 100;
 
 COMMENT ON FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text)
     IS 'A words-only search''s total and page: every match, or a month or a day at a time newest first';

@@ -28,6 +28,7 @@ DROP FUNCTION voyager.note_search_deltas(text[], bigint[]);
 DROP FUNCTION voyager.search_tracking_lock(boolean);
 DROP FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text);
 DROP FUNCTION voyager.search_words_plan(bigint, bigint);
+DROP FUNCTION voyager.search_newest_page(integer[], integer, integer);
 DROP TRIGGER release_texts_posted_at ON voyager.release_texts;
 DROP FUNCTION voyager.release_text_posted_at();
 DROP FUNCTION voyager.search_keys_of(bigint[], boolean, boolean, boolean);

@@ -273,6 +273,24 @@ SELECT {ITEM_COLUMNS}
     return sql, params
 
 
+def newest_only(q: Query) -> bool:
+    """Nothing asked but categories (or nothing at all): the newest releases."""
+    return replace(q, cats=frozenset()) == Query()
+
+
+def newest_sql(q: Query, limit: int, offset: int) -> tuple[str, dict]:
+    """A categories-only search in one statement (voyager.search_newest_page)."""
+    sql = f"""WITH page AS MATERIALIZED (
+    SELECT * FROM voyager.search_newest_page(%(cats)s::integer[], %(limit)s, %(offset)s))
+SELECT page.total, x.*
+  FROM page LEFT JOIN LATERAL (
+    SELECT {ITEM_COLUMNS} FROM voyager.releases r
+      {ITEM_JOINS}
+     WHERE r.id = page.release_id) x ON true
+ ORDER BY page.posted_at DESC, page.release_id DESC"""
+    return sql, {"cats": sorted(q.cats) or None, "limit": limit, "offset": offset}
+
+
 def words_sql(q: Query, limit: int, offset: int, plan: str | None = None, key: str | None = None
               ) -> tuple[str, dict]:
     """A words-only search in one statement: voyager.search_words_page gives
@@ -410,9 +428,10 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
 
 async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
                releases: int) -> tuple[int, list[dict]]:
-    if words_only(q):
-        # (rows in binary: no timestamps and keys written out as text and parsed back)
-        rows = await _rows(await conn.execute(*words_sql(q, limit, offset), binary=True))
+    if words_only(q) or newest_only(q):
+        # one statement; rows in binary (no timestamps and keys written out as text and parsed back)
+        sql = words_sql(q, limit, offset) if q.words else newest_sql(q, limit, offset)
+        rows = await _rows(await conn.execute(*sql, binary=True))
         total = rows[0].pop("total")
         return total, [r for r in rows if r["id"] is not None]
     key = q.key()

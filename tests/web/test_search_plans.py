@@ -76,6 +76,10 @@ def test_the_plans_agree(conn, q, limit, offset):
     plans = ["matches", "months", "days"] if search.words_only(q) else ["matches", "walk"]
     pages = {p: [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, p)) if r["id"] is not None]
              for p in plans}
+    if search.newest_only(q):
+        rows = _rows(conn, *search.newest_sql(q, limit, offset))
+        assert rows[0]["total"] == total
+        pages["newest"] = [r["id"] for r in rows if r["id"] is not None]
     for plan, ids in pages.items():
         assert ids == first, plan
     assert len(first) == max(0, min(limit, total - offset))
