@@ -266,12 +266,16 @@ def main(argv: list[str] | None = None) -> int:
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
     port = free_port()
-    env = dict(os.environ, VOYAGER_WEB_DSN=dsn, VOYAGER_WEB_POOL="8",
+    env = dict(os.environ, VOYAGER_WEB_DSN=dsn,
                VOYAGER_WEB_COUNT_CACHE="0" if args.no_count_cache else "1")
     server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
                                "--workers", str(args.workers)], env=env, cwd=Path(__file__).resolve().parent.parent,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": args.workers or os.cpu_count(),
+    from .server import pool_size
+
+    workers = args.workers or os.cpu_count() or 1
+    out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
+                 "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
                  "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
     try:
         asyncio.run(_wait_up(port))

@@ -18,7 +18,7 @@ class WebConfig:
     dsn: str                           # VOYAGER_WEB_DSN: the web pools its own connections (direct by default)
     base_url: str | None = None        # VOYAGER_WEB_URL: absolute links in feeds; else the request's host
     title: str = "Voyager"
-    pool_size: int = 8                 # VOYAGER_WEB_POOL: connections per worker process
+    pool_size: int = 3                 # VOYAGER_WEB_POOL: connections per worker process (voyager web: 3 a core)
     prepare: bool = True               # server-side prepared statements (off through pgbouncer)
     count_cache: bool = True           # VOYAGER_WEB_COUNT_CACHE=0: every total counted afresh
     statement_timeout_ms: int = 15000
@@ -35,7 +35,7 @@ class WebConfig:
             dsn=dsn,
             base_url=os.environ.get("VOYAGER_WEB_URL") or None,
             title=_env("VOYAGER_WEB_TITLE", "Voyager"),
-            pool_size=int(_env("VOYAGER_WEB_POOL", "8")),
+            pool_size=int(_env("VOYAGER_WEB_POOL", "3")),
             prepare=_env("VOYAGER_WEB_PREPARE", "1") != "0",
             count_cache=_env("VOYAGER_WEB_COUNT_CACHE", "1") != "0",
             secure_cookies=_env("VOYAGER_WEB_SECURE_COOKIES", "0") == "1",
