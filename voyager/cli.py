@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     we = sub.add_parser("web", help="the Newznab API and the web pages")
     we.add_argument("--host", default=os.environ.get("VOYAGER_WEB_HOST", "127.0.0.1"))
     we.add_argument("--port", type=int, default=int(os.environ.get("VOYAGER_WEB_PORT", "8780")))
-    we.add_argument("--workers", type=int, default=0, help="worker processes (0: one per CPU)")
+    we.add_argument("--workers", type=int, default=0, help="worker processes (0: one for every third core, 1 at least)")
     we.add_argument("--dsn", help="the database (default VOYAGER_WEB_DSN, else the local cluster)")
     we.add_argument("--access-log", action="store_true")
     we.set_defaults(func=cmd_web)

@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--requests", type=int, default=2000, help="per kind")
-    p.add_argument("--workers", type=int, default=0, help="server worker processes (0: one per CPU)")
+    p.add_argument("--workers", type=int, default=0, help="server worker processes (0: voyager web's default)")
     p.add_argument("--kinds", default="search_word,search_popular,category_page,get")
     p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
     p.add_argument("--rebuild", action="store_true", help="build the catalog again (after a schema change)")
@@ -271,9 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
                                "--workers", str(args.workers)], env=env, cwd=Path(__file__).resolve().parent.parent,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    from .server import pool_size
+    from .server import default_workers, pool_size
 
-    workers = args.workers or os.cpu_count() or 1
+    workers = args.workers or default_workers()
     out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
                  "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
                  "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
