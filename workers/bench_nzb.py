@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(web_times(a.files, a.segments, a.repeat)))
         return 0
     cfg = Config.from_env()
-    dsn = fresh_database(cfg.dsn, "voyager_bench_scratch")
+    dsn = fresh_database(cfg.dsn, "voyager_nzb_scratch")     # (bench api keeps voyager_bench_scratch)
     chunk = codec.encode(a_release(a.files, a.segments))
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("INSERT INTO voyager.groups (name, priority) VALUES ('alt.binaries.bench', 1)")

@@ -46,8 +46,9 @@ class RecordingStore(Store):
 
 
 def scratch_database(dsn: str, after: str | None = None) -> str:
-    """A fresh voyager_bench_scratch with the schema, `after` run on it first."""
-    out = fresh_database(dsn, "voyager_bench_scratch")
+    """A fresh voyager_store_scratch with the schema, `after` run on it first (not
+    bench api's voyager_bench_scratch: its million releases take minutes to build)."""
+    out = fresh_database(dsn, "voyager_store_scratch")
     if after:
         with psycopg.connect(out, autocommit=True) as c:
             c.execute(after)
