@@ -153,8 +153,25 @@ BEGIN
     IF p_keys IS NOT NULL THEN
         v_total := voyager.search_count(p_keys);          -- null: a word not tracked
     END IF;
-    IF v_total IS NULL AND (p_plan IS NULL OR p_plan = 'matches') THEN
-        -- counted here: every match read once, for the total and the page
+    IF v_total IS NULL AND p_plan IN ('months', 'days') THEN
+        SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
+         WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
+           AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                         WHERE j.release_id = t.release_id AND j.hidden));
+    END IF;
+    IF v_total IS NOT NULL THEN
+        IF v_total <= p_offset OR p_limit <= 0 THEN
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+            RETURN;
+        END IF;
+        SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
+          INTO v_newest, v_oldest FROM voyager.releases r;      -- the two ends of releases_newest_idx
+        v_days := greatest(v_newest - v_oldest + 1, 1);
+        v_plan := coalesce(v_plan, voyager.search_words_plan(v_total, v_need));
+    END IF;
+
+    IF v_total IS NULL OR v_plan = 'matches' THEN
+        -- every match read once: the page, and the total when it is not kept
         SELECT coalesce(array_agg(m.release_id ORDER BY m.posted_at DESC, m.release_id DESC), '{}'),
                coalesce(array_agg(m.posted_at ORDER BY m.posted_at DESC, m.release_id DESC), '{}')
           INTO v_ids, v_at
@@ -162,41 +179,19 @@ BEGIN
                  WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
                    AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
                                                  WHERE j.release_id = t.release_id AND j.hidden))) m;
-        v_total := cardinality(v_ids);
-        IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
-            -- a common word now: the fold counts it and keeps its count from then on
-            INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
-                ON CONFLICT DO NOTHING;
+        IF v_total IS NULL THEN
+            v_total := cardinality(v_ids);
+            IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
+                -- a common word now: the fold counts it and keeps its count from then on
+                INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
+                    ON CONFLICT DO NOTHING;
+            END IF;
         END IF;
         RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
                                                            v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
         IF NOT FOUND THEN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
         END IF;
-        RETURN;
-    ELSIF v_total IS NULL THEN
-        SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
-         WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-           AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                         WHERE j.release_id = t.release_id AND j.hidden));
-    END IF;
-    IF v_total <= p_offset OR p_limit <= 0 THEN
-        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
-        RETURN;
-    END IF;
-    SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
-      INTO v_newest, v_oldest FROM voyager.releases r;      -- the two ends of releases_newest_idx
-    v_days := greatest(v_newest - v_oldest + 1, 1);
-    v_plan := coalesce(v_plan, voyager.search_words_plan(v_total, v_need));
-
-    IF v_plan = 'matches' THEN
-        RETURN QUERY
-        SELECT v_total, m.release_id, m.posted_at
-          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-                 WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) m
-         ORDER BY m.posted_at DESC, m.release_id DESC LIMIT p_limit OFFSET p_offset;
         RETURN;
     END IF;
 
@@ -300,23 +295,22 @@ ON CONFLICT (name) DO NOTHING;
 
 -- The keys of releases as they are now (not hidden ones, unless p_even_hidden):
 -- '*' and the category of the rows of p_ids that exist; the words of their texts.
-CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false,
-                                       p_release_keys boolean DEFAULT true, p_word_keys boolean DEFAULT true)
+CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false)
 RETURNS TABLE (release_id bigint, key text)
 LANGUAGE sql STABLE AS $$
     WITH ids AS (SELECT i.id FROM unnest(p_ids) i(id)
                   WHERE p_even_hidden OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
                                                       WHERE j.release_id = i.id AND j.hidden)),
-         r AS (SELECT r.id, r.category FROM voyager.releases r WHERE p_release_keys AND r.id IN (SELECT id FROM ids))
+         r AS (SELECT r.id, r.category FROM voyager.releases r WHERE r.id IN (SELECT id FROM ids))
     SELECT r.id, '*' FROM r
     UNION ALL
     SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
     UNION ALL
     SELECT DISTINCT t.release_id, 'w:' || w
       FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
-     WHERE p_word_keys AND t.release_id IN (SELECT id FROM ids)
+     WHERE t.release_id IN (SELECT id FROM ids)
 $$;
-COMMENT ON FUNCTION voyager.search_keys_of(bigint[], boolean, boolean, boolean)
+COMMENT ON FUNCTION voyager.search_keys_of(bigint[], boolean)
     IS 'The search_counts keys of releases as they are now: all and category (of the release row), words (of its texts)';
 
 -- The tracking lock: the texts' and judgements' triggers hold it shared till

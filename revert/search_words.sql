@@ -31,7 +31,7 @@ DROP FUNCTION voyager.search_words_plan(bigint, bigint);
 DROP FUNCTION voyager.search_newest_page(integer[], integer, integer);
 DROP TRIGGER release_texts_posted_at ON voyager.release_texts;
 DROP FUNCTION voyager.release_text_posted_at();
-DROP FUNCTION voyager.search_keys_of(bigint[], boolean, boolean, boolean);
+DROP FUNCTION voyager.search_keys_of(bigint[], boolean);
 DELETE FROM voyager.settings WHERE name IN ('search_counts_seconds', 'search_tracked_min');
 DROP TABLE voyager.search_promotions;
 DROP TABLE voyager.search_count_deltas;

@@ -35,9 +35,8 @@ def keep_heap_pad(pad: int = HEAP_TOP_PAD) -> bool:
         return False
 
 
-async def load_catalog_facts(conn) -> tuple[Categories, set[str], int, int]:
-    """The category tree, the kinds of outside IDs the catalog knows, its size
-    (estimated) and the posting months it spans."""
+async def load_catalog_facts(conn) -> tuple[Categories, set[str], int]:
+    """The category tree, the kinds of outside IDs the catalog knows, and its size (estimated)."""
     cur = await conn.execute("SELECT id, parent_id, name FROM voyager.categories")
     rows = await cur.fetchall()
     cats = Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
@@ -46,12 +45,7 @@ async def load_catalog_facts(conn) -> tuple[Categories, set[str], int, int]:
     kinds = {k for (k,) in await cur.fetchall()}
     cur = await conn.execute("SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'voyager.releases'::regclass")
     (releases,) = await cur.fetchone()
-    # the posting months the catalog spans (the two ends of releases_newest_idx)
-    cur = await conn.execute("SELECT (extract(year FROM age(max(posted_at), min(posted_at))) * 12"
-                             " + extract(month FROM age(max(posted_at), min(posted_at))))::integer + 1"
-                             " FROM voyager.releases")
-    (months,) = await cur.fetchone()
-    return cats, kinds, max(int(releases), 1), max(int(months or 1), 1)
+    return cats, kinds, max(int(releases), 1)
 
 
 def create_app(config: WebConfig | None = None) -> Sanic:
@@ -97,7 +91,7 @@ def create_app(config: WebConfig | None = None) -> Sanic:
 
 async def refresh(app: Sanic) -> None:
     async with app.ctx.pool.connection() as conn:
-        app.ctx.cats, app.ctx.id_kinds, app.ctx.releases, app.ctx.months = await load_catalog_facts(conn)
+        app.ctx.cats, app.ctx.id_kinds, app.ctx.releases = await load_catalog_facts(conn)
 
 
 async def _refresh_loop(app: Sanic) -> None:

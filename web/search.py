@@ -238,11 +238,11 @@ def page_sql(q: Query, limit: int, offset: int, plan: str) -> tuple[str, dict]:
     """The page's SQL by plan: "matches" (every match, the newest kept),
     "walk" (releases newest first, each probing its texts); for words only
     also "months" and "days" (voyager.search_words_page's walks)."""
+    if words_only(q):
+        return words_sql(q, limit, offset, plan)
     s = build(q)
     conds = list(s.conds)
     params = {**s.params, "limit": limit, "offset": offset}
-    if words_only(q):
-        return words_sql(q, limit, offset, plan)
     if plan == "matches" and s.text:
         # every match from the index, each probing its release (the planner,
         # misjudging a word as common, would walk a million rows)
@@ -278,16 +278,21 @@ def newest_only(q: Query) -> bool:
     return replace(q, cats=frozenset()) == Query()
 
 
+# a one-statement page's rows: its release ids (a CTE `page` of total,
+# release_id, posted_at) joined to what a result row shows
+PAGE_ROWS = f"""LEFT JOIN LATERAL (
+    SELECT {ITEM_COLUMNS} FROM voyager.releases r
+      {ITEM_JOINS}
+     WHERE r.id = page.release_id) x ON true
+ ORDER BY page.posted_at DESC, page.release_id DESC"""
+
+
 def newest_sql(q: Query, limit: int, offset: int) -> tuple[str, dict]:
     """A categories-only search in one statement (voyager.search_newest_page)."""
     sql = f"""WITH page AS MATERIALIZED (
     SELECT * FROM voyager.search_newest_page(%(cats)s::integer[], %(limit)s, %(offset)s))
 SELECT page.total, x.*
-  FROM page LEFT JOIN LATERAL (
-    SELECT {ITEM_COLUMNS} FROM voyager.releases r
-      {ITEM_JOINS}
-     WHERE r.id = page.release_id) x ON true
- ORDER BY page.posted_at DESC, page.release_id DESC"""
+  FROM page {PAGE_ROWS}"""
     return sql, {"cats": sorted(q.cats) or None, "limit": limit, "offset": offset}
 
 
@@ -301,22 +306,17 @@ def words_sql(q: Query, limit: int, offset: int, plan: str | None = None, key: s
     when it lets it (its code and the day's counts on every row)."""
     call = ("voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(keys)s::text[], "
             "%(plan)s)")
-    rows = f"""LEFT JOIN LATERAL (
-    SELECT {ITEM_COLUMNS} FROM voyager.releases r
-      {ITEM_JOINS}
-     WHERE r.id = page.release_id) x ON true
- ORDER BY page.posted_at DESC, page.release_id DESC"""
     params = {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged,
               "keys": q.count_keys, "plan": plan}
     if key is None:
         sql = f"""WITH page AS MATERIALIZED (SELECT * FROM {call})
 SELECT page.total, x.*
-  FROM page {rows}"""
+  FROM page {PAGE_ROWS}"""
         return sql, params
     sql = f"""WITH u AS MATERIALIZED (SELECT * FROM voyager.api_use(%(key)s, 'request')),
      page AS MATERIALIZED (SELECT p.* FROM u CROSS JOIN LATERAL (SELECT * FROM {call} WHERE u.code = 0) p)
 SELECT u.code, u.requests, u.requests_max, u.downloads, u.downloads_max, page.total, x.*
-  FROM u LEFT JOIN page ON true {rows}"""
+  FROM u LEFT JOIN page ON true {PAGE_ROWS}"""
     return sql, {**params, "key": key}
 
 
@@ -436,9 +436,6 @@ async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, to
         return total, [r for r in rows if r["id"] is not None]
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
-    if total is None and q.count_keys is not None:
-        cur = await conn.execute(*count_sql(q))
-        total, _state = await cur.fetchone()
     if total is None and q.has_text:
         rows = await _rows(await conn.execute(*first_page_sql(q, limit, offset)))
         if rows[0]["probed"] <= PROBE:
