@@ -31,7 +31,7 @@ offers each with CHECK first). INN numbers the articles itself.
 
 How the posted truth is derived (`out_dir`): truth.jsonl holds the corpus's
 truth entries (unchanged, CORPUS.md's format) whose every segment was
-accepted, so `workers.replay.score_truth(out_dir, release_sets, pending)`
+accepted, so `bench.replay.score_truth(out_dir, release_sets, pending)`
 scores an index of the INN server exactly as it scores a replay of the
 corpus; truth_partial.jsonl the entries only some of whose segments were
 accepted (their `files` cut to the accepted segments, `complete` false,

@@ -234,7 +234,7 @@ SIM_VERBS = {
     "generate": "sim.generate",        # a corpus with its ground truth
     "serve": "sim.server",             # an NNTP server for any corpus
     "stats": "sim.stats",              # the proportions a corpus holds
-    "bench-server": "sim.bench_server",  # the server's lines per second
+    "bench-server": "bench.server",  # the server's lines per second
 }
 
 
@@ -246,8 +246,8 @@ def cmd_sim(args, cfg: Config) -> int:
     return module.main(args.args) or 0
 
 
-BENCHES = {"window": "workers.bench", "store": "workers.bench_store", "nzb": "workers.bench_nzb", "e2e": "workers.bench_e2e",
-           "api": "web.bench"}
+BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
+           "api": "bench.api"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
@@ -269,7 +269,7 @@ def cmd_worker(args, cfg: Config) -> int:
 def cmd_replay(args, cfg: Config) -> int:
     """Offline through the window (`--window-only`), or through the database's leases and store."""
     if args.window_only:
-        from workers import replay
+        from bench import replay
 
         return replay.main(args.rest) or 0
     from workers import catalog

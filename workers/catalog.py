@@ -22,8 +22,8 @@ from psycopg.types.json import Jsonb
 from ext import codec, scan
 from ext.window import Window
 from sim.corpus import Corpus
-from workers.cpu import backend_cpu
-from workers.replay import score_truth
+from bench.cpu import backend_cpu
+from bench.replay import score_truth
 from workers.store import Store
 
 def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "replay",

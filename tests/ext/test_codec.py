@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ext import codec
 from voyager_pl import codec as ref
-from ext import codec_bench
+from bench import codec as codec_bench
 from sim.generate import Options, generate
 
 B62 = (string.digits + string.ascii_uppercase + string.ascii_lowercase).encode()

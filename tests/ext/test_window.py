@@ -15,7 +15,7 @@ from ext import scan
 from ext.window import Window, facts_of, is_scrambled, parse_subject_py, segments_of, stem_of
 from sim.corpus import Corpus
 from sim.generate import Options, generate
-from workers.replay import fidelity, replay_corpus
+from bench.replay import fidelity, replay_corpus
 
 GROUP = "alt.binaries.test.window"
 T0 = 1_780_000_000

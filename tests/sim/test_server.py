@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.bench_server import main as bench_main
-from sim.bench_server import synthetic_lines
+from bench.server import main as bench_main
+from sim.synthetic import synthetic_lines
 from sim.corpus import Corpus, CorpusWriter, line_number
 import sim.server
 from sim.server import DecodedChunk, ServerOptions, parse_range, run_in_thread, wildmat_match

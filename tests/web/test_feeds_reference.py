@@ -1,5 +1,5 @@
 """web/feeds.py's rss() and rss_json() write byte for byte what the
-implementation they replaced wrote (tests/web/feeds_reference.py), over
+implementation they replaced wrote (bench/feeds_reference.py), over
 generated pages: hostile names, posters and groups (markup, controls,
 non-ASCII, lone surrogates, U+FFFE), missing and zoned dates, every category
 (and unknown ones), every subset of attributes, descriptions, limits and sites
@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web import feeds_reference as ref
+from bench import feeds_reference as ref
 from web import feeds
 from web.feeds import ALL_ATTRS, Limits, Site
 

@@ -9,7 +9,7 @@ Both catalogs must be the same rows (release keys, segments, files, chunks;
 the same pending keys), and they must hold the posted truth (tests/inn.py's
 out_dir/truth.jsonl: the corpus's uploads whose every segment INN accepted).
 INN numbers the articles itself (from 1 in each group) and writes its own
-Xref, so the comparison is by message-id, as workers.replay.score_truth
+Xref, so the comparison is by message-id, as bench.replay.score_truth
 scores; the owner rule reads INN's Xref with the groups' priority numbers,
 which the plan from LIST ACTIVE gives by size and which are the corpus's
 (groups.json).
@@ -38,7 +38,7 @@ from ext import codec
 from tests.conftest import create_database, drop_database
 from tests.inn import InnServer, InnUnavailable, ensure_inn, post_corpus
 from workers.nntp import NntpConfig, NntpConnection, NntpDenied, chunk_requests, fetch_overview, list_active
-from workers.replay import score_truth
+from bench.replay import score_truth
 
 pytestmark = pytest.mark.slow
 

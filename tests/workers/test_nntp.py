@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from psycopg.types.json import Jsonb
 
-from sim.bench_server import synthetic_lines
+from sim.synthetic import synthetic_lines
 from sim.corpus import Corpus, CorpusWriter, line_number
 from sim.server import ServerOptions, run_in_thread
 from workers.nntp import (MODES, TEXT, ZLIB, ZLIB_STUFFED, Backoff, NntpAuthError, NntpBusy, NntpConfig,

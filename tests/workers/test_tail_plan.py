@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from sim.bench_server import synthetic_lines
+from sim.synthetic import synthetic_lines
 from sim.corpus import CorpusWriter
 from sim.server import ServerOptions, run_in_thread
 from tests.helpers import plan, ranges, set_setting

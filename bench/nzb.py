@@ -50,13 +50,14 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
-    from web import bench_catalog, nzbs
+    from bench import catalog
+    from web import nzbs
 
     meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
             ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)
     out = {"files": files, "segments": files * segments}
     for shape, chunk in (("hex32", codec.encode(a_release(files, segments))),
-                         ("nyuu", bench_catalog._chunk(files, segments, 1000))):
+                         ("nyuu", catalog._chunk(files, segments, 1000))):
         nzb = nzbs.chunk_nzb(chunk, *meta)
         if nzb != nzbs.render_bytes(codec.decode(chunk), *meta):
             raise AssertionError("decode_nzb and render_bytes(decode()) differ")

@@ -1,7 +1,7 @@
 """`voyager bench api`: the Newznab API's latency on a generated catalog.
 
 Builds (once; reused after) a `_scratch` database of --releases releases
-(web/bench_catalog.py), starts a real `voyager web` server process on it, and
+(bench/catalog.py), starts a real `voyager web` server process on it, and
 drives it with --clients concurrent keep-alive clients (a user each), each sending its next
 request as soon as the last one is answered. Per request kind, --requests
 requests; latency percentiles in milliseconds, printed as one JSON document.
@@ -33,9 +33,9 @@ from urllib.parse import quote
 import psycopg
 
 from voyager.cluster import free_port
-from workers.cpu import proc_cpu, server_cpu
+from bench.cpu import proc_cpu, server_cpu
 
-from . import bench_catalog
+from bench import catalog
 
 CATEGORY_PAGES = [
     "t=tvsearch&cat=5030,5040&extended=1",
@@ -187,7 +187,7 @@ def _bench_keys(dsn: str, n: int) -> list[str]:
 
 def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
     rng = random.Random(seed)
-    vocab = [w.lower() for w in bench_catalog.title_vocabulary()]
+    vocab = [w.lower() for w in catalog.title_vocabulary()]
     rng.shuffle(vocab)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SELECT setseed(%s)", (1 / (seed + 2),))
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
-    dsn = bench_catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
+    dsn = catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
                                "--workers", str(args.workers)], env=env, cwd=Path(__file__).resolve().parent.parent,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    from .server import default_workers, pool_size
+    from web.server import default_workers, pool_size
 
     workers = args.workers or default_workers()
     out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,

@@ -1,6 +1,6 @@
 """Measurements of the release chunk codec on a generated corpus:
 
-    python -m ext.codec_bench CORPUS [ref]
+    python -m bench.codec CORPUS [ref]
 
 prints one JSON line: bytes per segment (overall and per tool) and encode and
 decode segments per CPU-second of ext.codec (or, with `ref`, of the Python

@@ -1,23 +1,19 @@
 """CPU time of the Newznab API's documents: ms per 100-item page of
-web/feeds.rss() and rss_json(), before (tests/web/feeds_reference.py, the
+web/feeds.rss() and rss_json(), before (bench/feeds_reference.py, the
 implementation the rewrite replaced) and now. `warm`: the same page again and
 again (names, posters, categories cached, as for a popular page); `cold`: every
 cache the code keeps is emptied before each page (rows never seen before).
 
-    .venv/bin/python scripts/bench_feeds.py
+    .venv/bin/python -m bench.feeds
 """
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.web import feeds_reference as ref  # noqa: E402
-from web import feeds  # noqa: E402
-from web.feeds import Site  # noqa: E402
-from web.names import name_info  # noqa: E402
+from bench import feeds_reference as ref
+from web import feeds
+from web.feeds import Site
+from web.names import name_info
 
 
 def clear_caches(cats) -> None:

@@ -12,7 +12,7 @@ lease calls, waiting loops), the fetch (every other thread of the worker:
 sockets, the spool), Postgres (every backend of the cluster) and the
 simulator (indexed before it listens: `--index-chunks`).
 window_only_headers_per_cpu_second is the same corpus's chunks through a
-window alone over its ranges (workers/bench.window_pass, inflate included,
+window alone over its ranges (bench/window.window_pass, inflate included,
 the least CPU of --repeat runs); window_only_same_work_headers_per_cpu_second
 adds the flush at the corpus's end, the work the run itself does
 (--flush-at-end). The bar, bar_60_percent_met, is e2e headers per wall
@@ -43,11 +43,11 @@ from sim.corpus import Corpus
 from voyager.cluster import free_port
 from voyager.config import Config
 from voyager.db import fresh_database
-from workers.cpu import proc_cpu, server_cpu
+from bench.cpu import proc_cpu, server_cpu
 
 
 def _postgres_cpu(cfg: Config) -> float | None:
-    """The local cluster's CPU (workers.cpu.server_cpu of its postmaster)."""
+    """The local cluster's CPU (bench.cpu.server_cpu of its postmaster)."""
     try:
         master = int((cfg.pgdata / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError):
@@ -65,7 +65,7 @@ def _grid(corpus: Corpus) -> tuple[int, int]:
 def window_only(corpus: Corpus, repeat: int) -> tuple[int, float, float]:
     """(headers, CPU over the ranges, CPU with the flush at the end): the
     window alone on the same chunks, the least CPU of `repeat` passes each."""
-    from workers.bench import window_pass
+    from bench.window import window_pass
 
     priorities = corpus.priorities()
     headers, cpu, cpu_all = 0, 0.0, 0.0

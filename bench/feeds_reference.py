@@ -1,7 +1,7 @@
 """The Newznab documents as web/feeds.py wrote them before the fast rewrite
 (commit 64c1d75), kept verbatim as the reference the rewrite must match byte
 for byte (tests/web/test_feeds_reference.py) and the "before" of
-scripts/bench_feeds.py. Categories' and Site's methods are copied too, so a
+bench/feeds.py. Categories' and Site's methods are copied too, so a
 change there cannot move the reference along with the code under test."""
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def deployed_categories() -> Categories:
     """The category tree deploy/table_categories.sql inserts."""
     from pathlib import Path
 
-    sql = (Path(__file__).resolve().parents[2] / "deploy" / "table_categories.sql").read_text()
+    sql = (Path(__file__).resolve().parents[1] / "deploy" / "table_categories.sql").read_text()
     rows = [(int(i), None if p == "NULL" else int(p), n)
             for i, p, n in re.findall(r"\((\d+), (NULL|\d+), '([^']*)'\)", sql)]
     return Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
