@@ -39,11 +39,11 @@ import time
 import psycopg
 from psycopg.types.json import Jsonb
 
-from sim.corpus import Corpus
+from bench.cpu import proc_cpu, server_cpu
 from voyager.cluster import free_port
 from voyager.config import Config
+from voyager.corpus import Corpus
 from voyager.db import fresh_database
-from bench.cpu import proc_cpu, server_cpu
 
 
 def _postgres_cpu(cfg: Config) -> float | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ext import scan
 from ext.window import Window, segments_of
-from sim.corpus import Corpus
+from voyager.corpus import Corpus
 
 
 @dataclass

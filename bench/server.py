@@ -22,8 +22,8 @@ import time
 import zlib
 from pathlib import Path
 
-from sim.corpus import Corpus
 from sim.synthetic import write_synthetic_corpus
+from voyager.corpus import Corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 

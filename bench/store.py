@@ -56,7 +56,7 @@ def scratch_database(dsn: str, after: str | None = None) -> str:
 
 
 def record(corpus: str, dsn: str) -> dict:
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
 
     with psycopg.connect(dsn, autocommit=True) as conn:
         store = RecordingStore(conn)

@@ -24,7 +24,7 @@ import time
 
 from ext import scan
 from ext.window import Window
-from sim.corpus import Corpus
+from voyager.corpus import Corpus
 
 
 def window_pass(chunks, group: str, priorities: dict, end: str = "lease") -> dict:

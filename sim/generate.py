@@ -34,9 +34,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from voyager.corpus import CorpusWriter
+
 from . import names as N
 from . import phenomena as P
-from .corpus import CorpusWriter
 
 # Each profile: phenomenon -> share of the group's lines; and the genres its
 # readable uploads come in.

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AsyncIterator, Iterator
 
-from sim.corpus import CRLF, ChunkInfo, Corpus, line_number
+from voyager.corpus import CRLF, ChunkInfo, Corpus, line_number
 # RFC 3977 wildmat: the same matcher the database's voyager.wildmat() runs
 from voyager_pl.wildmat import match as wildmat_match
 

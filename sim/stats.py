@@ -14,7 +14,7 @@ import re
 import sys
 from collections import Counter
 
-from .corpus import Corpus
+from voyager.corpus import Corpus
 
 COUNTER = re.compile(rb"\((\d+)/(\d+)\)")
 HEX32 = re.compile(rb"^[0-9a-f]{32}$")

@@ -8,7 +8,7 @@ import random
 import time
 from typing import Iterator
 
-from sim.corpus import Corpus, CorpusWriter
+from voyager.corpus import Corpus, CorpusWriter
 
 _WORDS = ("The Big Night Ocean Planet Earth Dark Light City Silent River Last First Winter Summer "
           "Kingdom Empire Secret Lost World Story Code Blue Red Golden Iron Shadow Star Wild "

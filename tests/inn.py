@@ -709,7 +709,7 @@ def corpus_articles(corpus_dir) -> tuple[list[Article], dict]:
     posting order). Where the corpus contradicts that (a pair stored out of
     order in two groups) the first group's order wins. Between groups the
     merge goes by each one's progress, so the groups interleave evenly."""
-    from sim.corpus import Corpus, line_number
+    from voyager.corpus import Corpus, line_number
     corpus = Corpus(corpus_dir)
     queues: dict[str, list[Article]] = {}
     counts = Counter()
@@ -1003,7 +1003,7 @@ def post_corpus(inn: InnServer, corpus_dir, limit_articles: int | None = None, *
     if bodies not in ("filler", "sim"):
         raise ValueError("bodies must be 'filler' or 'sim'")
     articles, counts = corpus_articles(corpus_dir)
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
     corpus = Corpus(corpus_dir)
     if create_groups:
         for g in corpus.group_names():

@@ -42,7 +42,7 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def fed(inn_available, corpus, tmp_path_factory):
     """A running INN with the whole corpus posted: (server, result, timings)."""
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
     tmp = tmp_path_factory.mktemp("inn")
     t0 = time.monotonic()
     with InnServer(tmp, groups=Corpus(corpus).group_names()) as inn:
@@ -58,7 +58,7 @@ def fed(inn_available, corpus, tmp_path_factory):
 def expected_overview(corpus: Path, res, group: str) -> list[tuple]:
     """(Subject, From, Date, Message-ID) of the group's accepted articles in
     the corpus's article order."""
-    from sim.corpus import Corpus, line_number
+    from voyager.corpus import Corpus, line_number
     from tests.inn import parse_overview
     accepted = {("<" + m + ">").encode("utf-8", "surrogateescape") for m in res.accepted_mids}
     rows = []
@@ -164,7 +164,7 @@ def test_bodies_and_check(inn_available, corpus, tmp_path):
     """The corpus's real yEnc parts (sim.bodies), offered with CHECK first,
     read back byte for byte; a second offer is refused by CHECK (438)."""
     from sim.bodies import Bodies
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
     with InnServer(tmp_path, groups=Corpus(corpus).group_names()) as inn:
         res = post_corpus(inn, corpus, limit_articles=60, bodies="sim", check=True)
         assert res.offered == 60 and res.accepted + res.rejected == 60 and res.accepted >= 58

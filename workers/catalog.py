@@ -21,7 +21,7 @@ from psycopg.types.json import Jsonb
 
 from ext import codec, scan
 from ext.window import Window
-from sim.corpus import Corpus
+from voyager.corpus import Corpus
 from bench.cpu import backend_cpu
 from bench.replay import score_truth
 from workers.store import Store

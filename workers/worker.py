@@ -44,7 +44,7 @@ import psycopg
 
 from ext import scan
 from ext.window import Window
-from sim.corpus import Corpus, CorpusWriter
+from voyager.corpus import Corpus, CorpusWriter
 from voyager.config import Config
 from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
                           chunk_requests, fetch_overview, fetch_overview_raw, unstuff)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ext import scan
-from sim.corpus import Corpus
 from sim.generate import Options, generate
+from voyager.corpus import Corpus
 
 
 def python_date(value: str) -> int | None:

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.replay import fidelity, replay_corpus
 from ext import scan
 from ext.window import Window, facts_of, is_scrambled, parse_subject_py, segments_of, stem_of
-from sim.corpus import Corpus
 from sim.generate import Options, generate
-from bench.replay import fidelity, replay_corpus
+from voyager.corpus import Corpus
 
 GROUP = "alt.binaries.test.window"
 T0 = 1_780_000_000

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from sim import phenomena as P
-from sim.corpus import Corpus, line_number
 from sim.generate import CATALOG, Context, Options, generate, owner_of
 from sim.stats import corpus_stats
+from voyager.corpus import Corpus, line_number
 
 COUNTER = re.compile(r"\((\d+)/(\d+)\)")
 

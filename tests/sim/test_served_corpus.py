@@ -13,10 +13,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     import nntplib
 
-from sim.corpus import Corpus
 from sim.generate import Options, generate
 from sim.server import ServerOptions, run_in_thread
 from tests.sim.test_server import rebuild
+from voyager.corpus import Corpus
 
 
 @pytest.fixture(scope="module")

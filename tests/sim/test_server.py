@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from bench.server import main as bench_main
-from sim.synthetic import synthetic_lines
-from sim.corpus import Corpus, CorpusWriter, line_number
 import sim.server
 from sim.server import DecodedChunk, ServerOptions, parse_range, run_in_thread, wildmat_match
+from sim.synthetic import synthetic_lines
+from voyager.corpus import Corpus, CorpusWriter, line_number
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -72,7 +72,7 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def fed(inn_available, corpus, tmp_path_factory):
     """A running INN with the corpus posted: (server, result, out_dir)."""
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
     tmp = tmp_path_factory.mktemp("inn")
     with InnServer(tmp, groups=Corpus(corpus).group_names()) as inn:
         res = post_corpus(inn, corpus, out_dir=tmp / "posted")
@@ -255,7 +255,7 @@ def test_the_catalog_holds_the_posted_truth(fed, indexed):
 def fed_extra(inn_available, corpus, tmp_path_factory):
     """The corpus posted into an INN whose overview carries more fields after
     Xref (extraoverviewadvertised: Newsgroups, Injection-Info)."""
-    from sim.corpus import Corpus
+    from voyager.corpus import Corpus
     tmp = tmp_path_factory.mktemp("inn-extra")
     with InnServer(tmp, groups=Corpus(corpus).group_names(),
                    extra_overview=("Newsgroups", "Injection-Info")) as inn:

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from psycopg.types.json import Jsonb
 
-from sim.synthetic import synthetic_lines
-from sim.corpus import Corpus, CorpusWriter, line_number
 from sim.server import ServerOptions, run_in_thread
+from sim.synthetic import synthetic_lines
+from voyager.corpus import Corpus, CorpusWriter, line_number
 from workers.nntp import (MODES, TEXT, ZLIB, ZLIB_STUFFED, Backoff, NntpAuthError, NntpBusy, NntpConfig,
                           NntpConnection, NntpError, NntpNoSuchGroup, NntpPool, OverviewCutShort, chunk_requests,
                           fetch_overview, fetch_overview_raw, list_active, overview_chunks, sample_dates, unstuff)
@@ -64,7 +64,7 @@ def corpus(tmp_path_factory) -> Corpus:
 
 
 def lines(corpus: Corpus, group: str, first: int, last: int) -> bytes:
-    """What over() must return: the corpus's lines as sim.corpus reads them."""
+    """What over() must return: the corpus's lines as voyager.corpus reads them."""
     return b"".join(x + b"\r\n" for x in corpus.lines(group, first, last))
 
 

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from sim.synthetic import synthetic_lines
-from sim.corpus import CorpusWriter
 from sim.server import ServerOptions, run_in_thread
+from sim.synthetic import synthetic_lines
 from tests.helpers import plan, ranges, set_setting
+from voyager.corpus import CorpusWriter
 from voyager.tick import Tick
 from workers.nntp import NntpConfig, list_active
 

@@ -19,10 +19,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from sim.corpus import Corpus
 from sim.generate import Options, generate
 from sim.server import ServerOptions, run_in_thread
 from tests.conftest import create_database, drop_database
+from voyager.corpus import Corpus
 from workers.catalog import catalog_fidelity, replay_into_db
 
 RANGE, CHUNK = 20_000, 5_000

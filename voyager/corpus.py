@@ -1,4 +1,4 @@
-"""The corpus layout (../shared/design/CORPUS.md, interface version 1).
+"""The corpus layout (interface version 1).
 
     <corpus>/groups.json                    [{"name", "low", "high", "priority"}]
     <corpus>/<group>/<start>-<end>/<first>-<last>.zz    zlib of the overview lines
@@ -6,8 +6,9 @@
     <corpus>/truth.jsonl                    generated corpora: the ground truth
     <corpus>/bodies/                        optional article bodies (sim.bodies)
 
-Readers here are shared by the simulator's server, the generator's checks,
-and later the workers and the replay.
+The reader and the writer are the worker's (ranges read from a corpus
+instead of the news server, `capture` ranges written into one), and the
+simulator's server and generator, the replay and the benchmarks use them.
 """
 from __future__ import annotations
 
