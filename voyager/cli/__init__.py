@@ -1,4 +1,6 @@
-"""`voyager`: the one entry point (operators, workers, the demo)."""
+"""`voyager`: the one entry point (operators, workers, the demo), on top of
+the library in voyager/ (config, db, status, ...); the users command is
+voyager.cli.users."""
 from __future__ import annotations
 
 import argparse
@@ -7,10 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import db
-from .config import Config
+from .. import db
+from ..config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def cmd_db(args, cfg: Config) -> int:
@@ -55,7 +57,7 @@ def cmd_plan(args, cfg: Config) -> int:
 
 
 def cmd_status(args, cfg: Config) -> int:
-    from .status import print_status
+    from ..status import print_status
 
     with db.connect(cfg) as conn:
         print_status(conn, limit=args.limit, as_json=getattr(args, "json", False))
@@ -64,7 +66,7 @@ def cmd_status(args, cfg: Config) -> int:
 
 def cmd_tick(args, cfg: Config) -> int:
     """The periodic jobs of voyager.jobs (the tail planner, settling, partitions)."""
-    from . import tick
+    from .. import tick
 
     return tick.main(args, cfg.dsn)
 
@@ -119,7 +121,7 @@ def cmd_demo(args, cfg: Config) -> int:
         conn.execute("UPDATE voyager.settings SET value = '30' WHERE name = 'tail_plan_seconds'")
         key = conn.execute("SELECT api_key FROM voyager.users WHERE name = 'demo'").fetchone()
         if key is None:
-            from web.users import add
+            from .users import add
 
             key = (add(conn, "demo", "admin"),)
     api_key = key[0]
@@ -286,7 +288,7 @@ def cmd_web(args, cfg: Config) -> int:
 
 def cmd_users(args, cfg: Config) -> int:
     """API users: `voyager users add NAME [--role ROLE]` prints the new key (`voyager users -h`)."""
-    from web import users
+    from . import users
 
     return users.main(args.args, cfg.dsn) or 0
 
@@ -377,7 +379,3 @@ def main(argv: list[str] | None = None) -> int:
     except (RuntimeError, FileNotFoundError, ValueError) as e:
         print(f"voyager: {e}", file=sys.stderr)
         return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
