@@ -570,7 +570,7 @@ cdef int tool_of(const char* msgid, Py_ssize_t mn, const char* poster, Py_ssize_
 
 # -- the spool: segment lists of placed files, on disk --------------------------------
 
-class Spool:
+class SegmentSpool:
     """An unlinked temporary file of packed segment lists; `put` appends and
     returns (offset, length), `get` reads back. Writes are gathered in a
     buffer of a few MB (one write for many small files); compact() keeps only
@@ -853,7 +853,7 @@ cdef class Window:
     cdef public long long lines, malformed_lines
     cdef public list completed        # keys of files that got their last part since the last tick
     cdef public dict written_keys     # ident -> [(article, key)]: loose files written provisionally before their release opened
-    cdef public object spool          # Spool, or None: segment lists stay in memory
+    cdef public object spool          # SegmentSpool, or None: segment lists stay in memory
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
     cdef object last_key              # the file the previous line went to (its key, hash, record)
@@ -889,7 +889,7 @@ cdef class Window:
         self.lines = self.malformed_lines = 0
         self.completed = []
         self.written_keys = {}
-        self.spool = Spool(spool_dir) if spool else None
+        self.spool = SegmentSpool(spool_dir) if spool else None
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
         self.last_key = None
@@ -1144,7 +1144,7 @@ cdef class Window:
         if self.spool is None:
             return
         cdef FileAgg f
-        fresh = Spool()
+        fresh = SegmentSpool()
         old = self.spool
         for ro in self.releases.values():
             for fo in (<Release>ro).files:
