@@ -1,16 +1,5 @@
 -- Deploy voyager:function_api_use to pg
--- Users and their quotas in one call per API request: the key is checked, the
--- day's counter moves (or the quota refuses), and the catalog's change counter
--- comes along so the web knows whether its cached totals still hold.
 BEGIN;
-CREATE FUNCTION voyager.add_user(p_name text, p_role text DEFAULT 'user') RETURNS text
-LANGUAGE sql AS $$
-    INSERT INTO voyager.users (name, role, api_key)
-    VALUES (p_name, p_role, left(encode(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea), 'hex'), 32))
-    RETURNING api_key
-$$;
-COMMENT ON FUNCTION voyager.add_user(text, text) IS 'A new user with a fresh random API key (returned)';
-
 -- p_kind: 'request' counts an API request, 'download' an NZB (and the
 -- release's grab), 'none' only checks the key. code: 0 fine, 100 no such key,
 -- 101 suspended, 300 no such release (download), 500/501 the day's quota is used up.
@@ -76,4 +65,7 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION voyager.api_use(text, text, bigint)
     IS 'An API key''s user, its day''s counts and quotas; counts a request or a download (and the grab) unless refused';
+-- (a row of api_use, a page of rows here: estimates that keep the statements
+-- around them planned as the small things they are)
+ALTER FUNCTION voyager.api_use(text, text, bigint) ROWS 1;
 COMMIT;

@@ -1,8 +1,8 @@
 -- Deploy voyager:function_nzb to pg
 BEGIN;
--- The NZB of a catalog release: its chunk(s), poster, date, groups, category,
--- the name as title, the category as Newznab names it ("TV > HD"). (A known password joins with phase 2's passwords.)
-CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
+-- voyager.nzb() with the known password in the NZB's meta, now that phase 2's
+-- release_passwords exists (function_nzb came before it).
+CREATE OR REPLACE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     r record;
@@ -10,6 +10,7 @@ BEGIN
     SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
            (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
               LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = rel.category) AS category,
+           (SELECT pw.password FROM voyager.release_passwords pw WHERE pw.release_id = rel.id) AS password,
            c.chunk
       INTO r
       FROM voyager.releases rel
@@ -20,7 +21,7 @@ BEGIN
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
-    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, NULL);
+    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, r.password);
 END $$;
-COMMENT ON FUNCTION voyager.nzb(bigint) IS 'NZB 1.1 of a catalog release (null when there is none)';
+COMMENT ON FUNCTION voyager.nzb(bigint) IS 'NZB 1.1 of a catalog release, a known password in its meta (null when there is none)';
 COMMIT;

@@ -21,9 +21,4 @@ CREATE TABLE voyager.group_leases (
 );
 COMMENT ON TABLE voyager.group_leases IS 'One row per group and lane: who holds it, its cursor and the snapshot it stands at';
 CREATE INDEX group_leases_free_idx ON voyager.group_leases (lane, released_at NULLS FIRST);
-
--- The lease order alternates on this sequence: odd turns take the group with the
--- most planned articles, even turns the longest unheld one (never held first).
-CREATE SEQUENCE voyager.group_lease_turns;
-COMMENT ON SEQUENCE voyager.group_lease_turns IS 'Alternates the lease order between the biggest backlog and the longest unheld group';
 COMMIT;

@@ -1,18 +1,10 @@
 -- Deploy voyager:table_jobs to pg
+BEGIN;
 -- The periodic SQL's schedule, kept in the database so that any number of
 -- `voyager tick` processes (on any machine) share it: a job is claimed by
 -- moving its next_run_at a period ahead (FOR UPDATE SKIP LOCKED), and a claim
 -- is a token with a lease (running_until), not a held lock. Periods are
 -- settings (seconds), like every other tunable.
-BEGIN;
-INSERT INTO voyager.settings (name, value, description) VALUES
-  ('tail_plan_seconds',  '120',  'voyager tick: the tail planner (LIST ACTIVE into plan_groups) runs this often'),
-  ('settle_seconds',     '300',  'voyager tick: settle_complete runs this often'),
-  ('partitions_seconds', '3600', 'voyager tick: maintain_chunk_partitions runs this often'),
-  ('tail_plan_wildmat',  '',
-   'The tail planner plans the groups already planned; groups this wildmat accepts are added as they appear (empty: none)')
-ON CONFLICT (name) DO NOTHING;
-
 CREATE TABLE voyager.jobs (
     name             text PRIMARY KEY CHECK (name ~ '^[a-z][a-z0-9_]*$'),
     -- sql: `function` is called without arguments by voyager.run_sql_job;

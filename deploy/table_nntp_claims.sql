@@ -1,7 +1,7 @@
 -- Deploy voyager:table_nntp_claims to pg
+BEGIN;
 -- What each worker process holds of the news account's connections, per role:
 -- a row with an expiry, so a dead process's connections come back after the TTL.
-BEGIN;
 CREATE TABLE voyager.nntp_claims (
     node        text NOT NULL CHECK (node <> ''),
     role        text NOT NULL REFERENCES voyager.nntp_shares (role) ON DELETE CASCADE,
@@ -13,7 +13,4 @@ CREATE TABLE voyager.nntp_claims (
 );
 COMMENT ON TABLE voyager.nntp_claims
     IS 'Live claims on the news account''s connections (voyager.nntp_claim); expired rows count for nothing';
-INSERT INTO voyager.settings (name, value, description) VALUES
-  ('nntp_claim_ttl_seconds', '60',
-   'A connection claim not renewed this long expires: a dead process''s connections come back');
 COMMIT;

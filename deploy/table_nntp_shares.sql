@@ -8,8 +8,4 @@ CREATE TABLE voyager.nntp_shares (
     CONSTRAINT nntp_shares_bounds_check CHECK (min_connections <= max_connections)
 );
 COMMENT ON TABLE voyager.nntp_shares IS 'The news account''s connection budget per role (headers, probes, spots)';
-INSERT INTO voyager.nntp_shares (role, min_connections, max_connections, priority) VALUES
-  ('headers', 1, 50, 0),
-  ('probes',  0, 10, 1),
-  ('spots',   0, 1,  2);
 COMMIT;

@@ -1,5 +1,4 @@
 -- Revert voyager:function_catalog_sizes from pg
 BEGIN;
-DROP FUNCTION voyager.check_catalog();
 DROP FUNCTION voyager.catalog_sizes();
 COMMIT;

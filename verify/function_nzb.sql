@@ -1,2 +1,2 @@
 -- Verify voyager:function_nzb on pg
-SELECT has_function_privilege('voyager.nzb(bigint)', 'execute');
+SELECT 'voyager.nzb(bigint)'::regprocedure;

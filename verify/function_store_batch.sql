@@ -1,2 +1,2 @@
 -- Verify voyager:function_store_batch on pg
-SELECT has_function_privilege('voyager.store_batch(uuid, bigint, bigint, bigint, bigint, voyager.release_in[], voyager.pending_in[], voyager.count_in[], voyager.sample_in[], bytea[])', 'execute');
+SELECT 'voyager.store_batch(uuid, bigint, bigint, bigint, bigint, release_in[], pending_in[], count_in[], sample_in[], bytea[])'::regprocedure;

@@ -1,2 +1,3 @@
 -- Verify voyager:table_groups on pg
-SELECT id, priority, active, low, high, added_at, listed_at, name FROM voyager.groups WHERE FALSE;
+SELECT id, priority, active, low, high, added_at, listed_at, name
+  FROM voyager.groups WHERE FALSE;

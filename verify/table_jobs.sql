@@ -2,5 +2,3 @@
 SELECT name, kind, function, every_setting, timeout, enabled, next_run_at, last_run_at, last_finished_at,
        last_seconds, last_node, last_result, last_error, runs, failures, claim, running_until, description
   FROM voyager.jobs WHERE FALSE;
-SELECT voyager.setting_int('tail_plan_seconds') + voyager.setting_int('settle_seconds')
-       + voyager.setting_int('partitions_seconds');

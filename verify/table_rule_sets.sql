@@ -1,2 +1,3 @@
 -- Verify voyager:table_rule_sets on pg
-SELECT version, created_at, rules, note FROM voyager.rule_sets WHERE FALSE;
+SELECT version, created_at, rules, note
+  FROM voyager.rule_sets WHERE FALSE;

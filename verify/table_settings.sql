@@ -1,2 +1,3 @@
 -- Verify voyager:table_settings on pg
-SELECT name, value, description FROM voyager.settings WHERE FALSE;
+SELECT name, value, description
+  FROM voyager.settings WHERE FALSE;

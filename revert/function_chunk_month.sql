@@ -1,0 +1,4 @@
+-- Revert voyager:function_chunk_month from pg
+BEGIN;
+DROP FUNCTION voyager.chunk_month(timestamp with time zone);
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:function_lease_of from pg
+BEGIN;
+DROP FUNCTION voyager.lease_of(uuid);
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:type_count_in from pg
+BEGIN;
+DROP TYPE voyager.count_in;
+COMMIT;

@@ -1,0 +1,4 @@
+-- Revert voyager:type_lane from pg
+BEGIN;
+DROP TYPE voyager.lane;
+COMMIT;

@@ -1,5 +1,0 @@
--- Revert voyager:types from pg
-BEGIN;
-DROP TYPE voyager.lane;
-DROP TYPE voyager.range_status;
-COMMIT;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_chunk_partition on pg
+SELECT 'voyager.chunk_partition(date)'::regprocedure;

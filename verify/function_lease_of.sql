@@ -1,0 +1,2 @@
+-- Verify voyager:function_lease_of on pg
+SELECT 'voyager.lease_of(uuid)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_recategorize on pg
+SELECT 'voyager.recategorize(integer, bigint, bigint, bigint)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_settle_complete on pg
+SELECT 'voyager.settle_complete(integer)'::regprocedure;

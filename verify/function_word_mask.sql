@@ -1,0 +1,2 @@
+-- Verify voyager:function_word_mask on pg
+SELECT 'voyager.word_mask(jsonb, text, text)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:index_release_texts_words on pg
+SELECT 'voyager.release_texts_words_idx'::regclass;

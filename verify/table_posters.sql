@@ -1,0 +1,3 @@
+-- Verify voyager:table_posters on pg
+SELECT id, poster
+  FROM voyager.posters WHERE FALSE;

@@ -1,0 +1,2 @@
+-- Verify voyager:type_lane on pg
+SELECT NULL::voyager.lane;

@@ -1,0 +1,2 @@
+-- Verify voyager:type_sample_in on pg
+SELECT NULL::voyager.sample_in;

@@ -1,2 +1,0 @@
--- Verify voyager:types on pg
-SELECT 'ancient'::voyager.range_status, 'tail'::voyager.lane;
