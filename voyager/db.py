@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import psycopg
+from psycopg import sql
 
-from . import sqitch
+from . import schema, sqitch
 from .cluster import Bouncer, Cluster
 from .config import Config
 
@@ -17,16 +18,24 @@ def connect(cfg: Config | None = None, *, pooled: bool = False, dsn: str | None 
     return psycopg.connect(dsn, autocommit=True, prepare_threshold=None if pooled else 5)
 
 
-def fresh_database(dsn: str, name: str) -> str:
+def recreate_database(dsn: str, name: str) -> str:
     """Drops and creates database `name` on dsn's server (through its
-    `postgres` database), deploys the schema, and returns its DSN: the
-    replay's --fresh and the benchmarks' scratch databases."""
-    from psycopg import sql
+    `postgres` database) and returns its DSN."""
+    drop_database(dsn, name)
+    with psycopg.connect(psycopg.conninfo.make_conninfo(dsn, dbname="postgres"), autocommit=True) as c:
+        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return psycopg.conninfo.make_conninfo(dsn, dbname=name)
 
+
+def drop_database(dsn: str, name: str) -> None:
     with psycopg.connect(psycopg.conninfo.make_conninfo(dsn, dbname="postgres"), autocommit=True) as c:
         c.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        c.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    out = psycopg.conninfo.make_conninfo(dsn, dbname=name)
+
+
+def fresh_database(dsn: str, name: str) -> str:
+    """Database `name` created anew with the schema deployed, its DSN: the
+    replay's --fresh and the benchmarks' scratch databases."""
+    out = recreate_database(dsn, name)
     sqitch.run(out, "deploy")
     return out
 
@@ -57,10 +66,8 @@ def up(cfg: Config, log=print) -> None:
 
 
 def deploy(cfg: Config, log=print) -> None:
-    out = sqitch.run(cfg.dsn, "deploy")
-    for line in out.stdout.splitlines():
-        if line.startswith("  + ") or "Nothing to deploy" in line:
-            log(line.strip())
+    """sqitch deploy, a database of the old plan moved onto the baseline first."""
+    schema.deploy(cfg.dsn, log)
 
 
 def down(cfg: Config, log=print) -> None:

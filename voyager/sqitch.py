@@ -21,8 +21,9 @@ def target(dsn: str) -> str:
     return f"db:pg://{user}@{host}:{d.get('port', '5432')}/{quote(d.get('dbname', ''))}"
 
 
-def run(dsn: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """`sqitch <args> --target <dsn>`, from the project root."""
+def run(dsn: str, *args: str, check: bool = True, project: Path = PROJECT_ROOT) -> subprocess.CompletedProcess:
+    """`sqitch <args> --target <dsn>`, from the project root (or another
+    project's folder: its plan and scripts)."""
     d = conninfo_to_dict(dsn)
     env = dict(os.environ)
     env.setdefault("SQITCH_FULLNAME", "Voyager")
@@ -31,7 +32,7 @@ def run(dsn: str, *args: str, check: bool = True) -> subprocess.CompletedProcess
         env["SQITCH_PASSWORD"] = d["password"]
     env["PGOPTIONS"] = "-c client_min_messages=warning"
     cmd = ["sqitch", *args, "--target", target(dsn)]
-    out = subprocess.run(cmd, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
+    out = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
     if check and out.returncode != 0:
         raise RuntimeError(f"sqitch {' '.join(args)} failed ({out.returncode}):\n{out.stdout}{out.stderr}")
     return out

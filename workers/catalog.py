@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     gzipped NZBs, and the database's CPU per million headers."""
     import argparse
 
-    from voyager import sqitch
+    from voyager import schema
     from voyager.config import Config
     from voyager.db import fresh_database
 
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.fresh:
         fresh_database(dsn, dbname)
     else:
-        sqitch.run(dsn, "deploy")      # idempotent: an existing database is brought up to date
+        schema.deploy(dsn, log=lambda _: None)   # idempotent: an existing database is brought up to date
     total = sum(r.lines for g in Corpus(a.corpus).group_names() for r in Corpus(a.corpus).ranges(g))
     with psycopg.connect(dsn, autocommit=True) as conn:
         before = backend_cpu(conn)
