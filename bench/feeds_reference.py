@@ -167,10 +167,10 @@ def rss_json(rows: list[dict], *, site: Site, cats: Categories, total: int, offs
 # -- inputs for the comparisons and the benchmark (not part of the reference) --
 
 def deployed_categories() -> Categories:
-    """The category tree deploy/table_categories.sql inserts."""
+    """The category tree deploy/data_categories.sql inserts."""
     from pathlib import Path
 
-    sql = (Path(__file__).resolve().parents[1] / "deploy" / "table_categories.sql").read_text()
+    sql = (Path(__file__).resolve().parents[1] / "deploy" / "data_categories.sql").read_text()
     rows = [(int(i), None if p == "NULL" else int(p), n)
             for i, p, n in re.findall(r"\((\d+), (NULL|\d+), '([^']*)'\)", sql)]
     return Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
