@@ -86,7 +86,8 @@ def upgrade(dsn: str, log=print) -> bool:
     false when it is not one. Refuses (UpgradeRefused), changing nothing, when
     its schema differs from the baseline's."""
     deployed = deployed_changes(dsn)
-    legacy = [name for cid, name in deployed if cid in plan_change_ids(LEGACY_PLAN)]
+    old_ids = plan_change_ids(LEGACY_PLAN) if deployed else set()
+    legacy = [name for cid, name in deployed if cid in old_ids]
     # no change logged but the objects there: an upgrade stopped between its two steps
     stranded = not deployed and _has_schema(dsn)
     if not legacy and not stranded:
