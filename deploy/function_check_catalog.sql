@@ -1,6 +1,6 @@
 -- Deploy voyager:function_check_catalog to pg
 BEGIN;
--- The ingest tables carry no foreign keys (table_catalog): this finds what a
+-- The ingest tables carry no foreign keys (table_releases): this finds what a
 -- bug would have orphaned or left dangling. Each count should be 0.
 CREATE FUNCTION voyager.check_catalog()
 RETURNS TABLE (problem text, rows bigint)

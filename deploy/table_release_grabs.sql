@@ -5,7 +5,7 @@ BEGIN;
 -- verdicts, and outside media IDs. Phase 2 fills passwords, verdicts and IDs;
 -- until then they are empty and the API says password 0, hides nothing, and
 -- answers an ID search with an empty result. No foreign keys to releases (a
--- row trigger on the ingest table for each, see table_catalog): a release's
+-- row trigger on the ingest table for each, see table_releases): a release's
 -- ids are never reused, so a row left by a retracted release joins nothing.
 CREATE TABLE voyager.release_grabs (
     release_id   bigint PRIMARY KEY,
