@@ -173,7 +173,7 @@ def cmd_demo(args, cfg: Config) -> int:
             raise RuntimeError(f"the history workers exited with {history.returncode}")
         args.limit, args.json = 50, False
         cmd_status(args, cfg)
-        from workers.catalog import catalog_fidelity
+        from workers.replay import catalog_fidelity
 
         with db.connect(cfg) as conn:
             headers, releases = conn.execute(
@@ -268,13 +268,9 @@ def cmd_worker(args, cfg: Config) -> int:
 
 def cmd_replay(args, cfg: Config) -> int:
     """Offline through the window (`--window-only`), or through the database's leases and store."""
-    if args.window_only:
-        from workers import replay
+    from workers import replay
 
-        return replay.main(args.rest) or 0
-    from workers import catalog
-
-    return catalog.main(args.rest) or 0
+    return (replay.window_main if args.window_only else replay.main)(args.rest) or 0
 
 
 def cmd_web(args, cfg: Config) -> int:

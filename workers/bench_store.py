@@ -26,7 +26,7 @@ from psycopg.types.json import Jsonb
 
 from voyager.config import Config
 from voyager.db import fresh_database
-from workers.catalog import replay_into_db
+from workers.replay import replay_into_db
 from workers.cpu import backend_cpu, postgres_cpu
 from workers.store import Store
 
