@@ -122,6 +122,8 @@ class CorpusLane(LaneWorker):
     as it stands. No news server and no keeper: nothing else holds its leases,
     and each stored batch keeps them."""
 
+    flush_releases = 0       # the end of a group's data as one batch (`voyager bench store` replays these calls)
+
     def __init__(self, conn: psycopg.Connection, root: str | Path, node: str = "replay", store: Store | None = None,
                  first: int | None = None, last: int | None = None, progress=None):
         super().__init__("history", node, until_idle=True, flush_at_end=True)

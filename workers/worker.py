@@ -322,6 +322,8 @@ def lease_errors():
 # -- one lane ----------------------------------------------------------------------------------------
 
 class LaneWorker:
+    flush_releases = 1000    # releases a flush batch holds: the store stores one while the window makes the next
+
     def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
         self.cfg = cfg or Config.from_env()
@@ -347,9 +349,9 @@ class LaneWorker:
     def run(self) -> dict:
         self.conn = connect(self.dsn)
         self.store = Store(self.conn)
-        self.read_settings()
-        ttl = float(self._settings["lease_ttl_seconds"])
-        claim_ttl = float(self._settings.get("nntp_claim_ttl_seconds", 60))
+        s = self.read_settings()
+        ttl = float(s["lease_ttl_seconds"])
+        claim_ttl = float(s.get("nntp_claim_ttl_seconds", 60))
         nntp_cfg = None
         if os.environ.get("VOYAGER_NNTP_HOST") or os.environ.get("VOYAGER_NNTP_PORT"):
             nntp_cfg = NntpConfig.from_env()
@@ -376,10 +378,11 @@ class LaneWorker:
             self.conn.close()
         return self.stats
 
-    def read_settings(self) -> None:
-        s = self._settings = settings(self.conn)
+    def read_settings(self) -> dict[str, str]:
+        s = settings(self.conn)
         self.chunk_articles = int(s["chunk_articles"])
         self.snapshot_every = float(s["snapshot_minutes"]) * 60
+        return s
 
     def loop(self) -> None:
         while not self.stopping:
@@ -511,7 +514,7 @@ class LaneWorker:
         at = self.resume
         # a batch is stored (the server's work, in another process) while the window
         # makes the next, through the store thread: in order, one in flight
-        batches = window.flush_batches() if final else window.lease_end_batches()
+        batches = window.flush_batches(self.flush_releases) if final else window.lease_end_batches()
         try:
             while True:
                 t = time.thread_time()
