@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     wo_same = wo_headers / wo_cpu_all if wo_cpu_all else None
     rate = headers / wall if wall else None
     with psycopg.connect(dsn, autocommit=True) as c:
-        from workers.catalog import catalog_fidelity
+        from workers.replay import catalog_fidelity
 
         fidelity = catalog_fidelity(c, corpus.root) if (corpus.root / "truth.jsonl").exists() else None
     print(json.dumps({

@@ -26,8 +26,8 @@ from psycopg.types.json import Jsonb
 
 from voyager.config import Config
 from voyager.db import fresh_database
-from workers.catalog import replay_into_db
 from bench.cpu import backend_cpu, postgres_cpu
+from workers.replay import replay_into_db
 from workers.store import Store
 
 class RecordingStore(Store):

@@ -1275,6 +1275,36 @@ $$;
 
 
 --
+-- Name: lane_bounds(text, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lane_bounds(p_lane text, p_min_priority integer DEFAULT NULL::integer, p_max_priority integer DEFAULT NULL::integer, p_capture_only boolean DEFAULT NULL::boolean) RETURNS TABLE(lane voyager.lane, min_priority integer, max_priority integer, capture_only boolean)
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    v_tail    integer := voyager.setting_int('tail_priority');
+    v_min     integer;
+    v_max     integer;
+    v_capture boolean;
+BEGIN
+    IF p_lane IS NULL OR p_lane NOT IN ('history', 'tail') THEN
+        RAISE EXCEPTION 'lane must be history or tail, not %', coalesce(p_lane, 'null') USING ERRCODE = '22023';
+    END IF;
+    IF p_lane = 'tail' THEN
+        v_min := -2147483648; v_max := v_tail; v_capture := false;
+    ELSE
+        v_min := greatest(coalesce(p_min_priority, voyager.setting_int('lease_min_priority')::integer), v_tail + 1);
+        v_max := coalesce(p_max_priority, voyager.setting_int('lease_max_priority')::integer);
+        v_capture := coalesce(p_capture_only, voyager.setting_bool('lease_capture_only'));
+    END IF;
+    IF v_min > v_max THEN
+        RAISE EXCEPTION 'empty priority bounds % .. %', v_min, v_max USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY SELECT p_lane::voyager.lane, v_min, v_max, v_capture;
+END $$;
+
+
+--
 -- Name: group_leases; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -1340,6 +1370,25 @@ END $$;
 
 
 --
+-- Name: lane_idle(text, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lane_idle(p_lane text, p_min_priority integer DEFAULT NULL::integer, p_max_priority integer DEFAULT NULL::integer, p_capture_only boolean DEFAULT NULL::boolean) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT NOT EXISTS (SELECT 1 FROM voyager.lane_bounds(p_lane, p_min_priority, p_max_priority, p_capture_only) b
+                         JOIN voyager.ranges r
+                           ON (r.status = 'planned' AND r.priority BETWEEN b.min_priority AND b.max_priority
+                               AND (NOT b.capture_only OR r.capture))
+                           OR (r.status = 'leased' AND r.lane = b.lane)
+                         JOIN voyager.groups g ON g.id = r.group_id
+                        WHERE g.active)
+       AND NOT EXISTS (SELECT 1 FROM voyager.group_leases gl JOIN voyager.groups g ON g.id = gl.group_id
+                        WHERE g.active AND gl.lane = p_lane::voyager.lane AND gl.token IS NOT NULL)
+$$;
+
+
+--
 -- Name: lease_group(text, text, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1359,21 +1408,8 @@ DECLARE
     v_held    boolean;
     v_node    text := coalesce(nullif(p_node, ''), 'unnamed');
 BEGIN
-    IF p_lane IS NULL OR p_lane NOT IN ('history', 'tail') THEN
-        RAISE EXCEPTION 'lane must be history or tail, not %', coalesce(p_lane, 'null') USING ERRCODE = '22023';
-    END IF;
-    v_lane := p_lane::voyager.lane;
-    IF v_lane = 'tail' THEN
-        -- The tail lane works the tail planner's ranges, whatever the bounds.
-        v_min := -2147483648; v_max := v_tail; v_capture := false;
-    ELSE
-        v_min := greatest(coalesce(p_min_priority, voyager.setting_int('lease_min_priority')::integer), v_tail + 1);
-        v_max := coalesce(p_max_priority, voyager.setting_int('lease_max_priority')::integer);
-        v_capture := coalesce(p_capture_only, voyager.setting_bool('lease_capture_only'));
-    END IF;
-    IF v_min > v_max THEN
-        RAISE EXCEPTION 'empty priority bounds % .. %', v_min, v_max USING ERRCODE = '22023';
-    END IF;
+    SELECT b.lane, b.min_priority, b.max_priority, b.capture_only INTO v_lane, v_min, v_max, v_capture
+      FROM voyager.lane_bounds(p_lane, p_min_priority, p_max_priority, p_capture_only) b;
     v_turn := nextval('voyager.group_lease_turns');
 
     SELECT gl.group_id, gl.token IS NOT NULL INTO v_group, v_held
@@ -1874,6 +1910,26 @@ CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p
         RETURNING 1
     )
     SELECT count(*) > 0 FROM done
+$$;
+
+
+--
+-- Name: ranges_ahead(uuid, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.ranges_ahead(p_token uuid, p_count integer DEFAULT 2) RETURNS TABLE(range_id bigint, start_article bigint, end_article bigint, next_article bigint)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT x.id, x.start_article, x.end_article, x.next_article
+      FROM voyager.group_leases v
+      JOIN voyager.ranges c ON c.id = v.range_id
+      JOIN voyager.ranges x ON x.group_id = v.group_id
+     WHERE v.token = p_token
+       AND x.status = 'planned' AND x.start_article > c.end_article
+       AND x.priority BETWEEN v.min_priority AND v.max_priority
+       AND (NOT v.capture_only OR x.capture)
+     ORDER BY x.start_article
+     LIMIT p_count
 $$;
 
 
@@ -2584,6 +2640,22 @@ BEGIN
     v_by_days := least(v_days, ceil(p_need / v_per)) * 40 + least(p_total, p_need + v_per) * 2;
     RETURN CASE WHEN p_total * 3 <= least(v_by_months, v_by_days) THEN 'matches'
                 WHEN v_by_days < v_by_months THEN 'days' ELSE 'months' END;
+END $$;
+
+
+--
+-- Name: set_aside_ranges(bigint, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.set_aside_ranges(p_first bigint, p_last bigint) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE v_n integer;
+BEGIN
+    UPDATE voyager.ranges SET status = 'ancient'
+     WHERE status = 'planned' AND (end_article < p_first OR start_article > p_last);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    RETURN v_n;
 END $$;
 
 

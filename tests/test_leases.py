@@ -464,3 +464,56 @@ def test_history_left_outside_the_bounds_is_not_the_seam(seam):
     tail = lease(conn, "tail", "t")                          # not caught up: the tail starts its own window
     assert tail["snapshot_article"] is None
     assert conn.execute("SELECT voyager.lane_end(%s)", (held["token"],)).fetchone()[0] == "provisional"
+
+
+def idle(conn, lane: str, **bounds) -> bool:
+    return conn.execute("SELECT voyager.lane_idle(%s, %s, %s, %s)",
+                        (lane, bounds.get("min_priority"), bounds.get("max_priority"),
+                         bounds.get("capture_only"))).fetchone()[0]
+
+
+def test_a_lane_is_idle_when_lease_group_has_nothing_left_and_nothing_is_held(conn):
+    """lane_idle asks within the band lease_group leases in: planned ranges in
+    it, ranges leased to the lane, leases of the lane held."""
+    set_setting(conn, "range_articles", 100)
+    plan(conn, [{"name": "g.a", "low": 1, "high": 200}])
+    assert not idle(conn, "history") and idle(conn, "tail")
+    assert idle(conn, "history", capture_only=True), "no capture range: nothing a capture-only claimant takes"
+    held = lease(conn, "history", "h")
+    while (rng := next_range(conn, held["token"])) is not None:
+        assert not idle(conn, "history")
+        finish_range(conn, held["token"], rng)
+    assert not idle(conn, "history"), "a lease of the lane is held: its lease end may still come"
+    conn.execute("SELECT voyager.release_group(%s, 'window', 201)", (held["token"],))
+    assert idle(conn, "history")
+    plan(conn, [{"name": "g.a", "low": 1, "high": 260}])              # the tail planner's range
+    assert idle(conn, "history") and not idle(conn, "tail")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="lane must be history or tail"):
+        idle(conn, "sideways")
+
+
+def test_ranges_ahead_are_what_next_range_hands_out_next(conn):
+    """ranges_ahead: the lease's planned ranges after its cursor, in its band
+    (capture-only included), in article order; nothing leased by asking."""
+    set_setting(conn, "range_articles", 100)
+    plan(conn, [{"name": "g.a", "low": 1, "high": 600}])
+    conn.execute("UPDATE voyager.ranges SET capture = true WHERE start_article IN (1, 201, 301, 501)")
+    held = lease(conn, "history", "c", capture_only=True)
+    rng = next_range(conn, held["token"])
+    ahead = conn.execute("SELECT range_id, start_article, end_article, next_article "
+                         "FROM voyager.ranges_ahead(%s, 2)", (held["token"],)).fetchall()
+    assert rng["start_article"] == 1 and [a[1] for a in ahead] == [201, 301]
+    assert [r[3] for r in ranges(conn, "g.a") if r[0] > 1] == ["planned"] * 5
+    finish_range(conn, held["token"], rng)
+    assert next_range(conn, held["token"])["range_id"] == ahead[0][0]
+    assert next_range(conn, held["token"])["range_id"] == ahead[0][0]       # the cursor again, unfinished
+    conn.execute("SELECT voyager.release_group(%s)", (held["token"],))
+    assert not conn.execute("SELECT * FROM voyager.ranges_ahead(%s)", (held["token"],)).fetchall()
+
+
+def test_a_partial_replay_sets_the_ranges_outside_its_articles_aside(conn):
+    set_setting(conn, "range_articles", 100)
+    plan(conn, [{"name": "g.a", "low": 1, "high": 500}])
+    assert conn.execute("SELECT voyager.set_aside_ranges(150, 320)").fetchone()[0] == 2
+    assert [(r[0], r[3]) for r in ranges(conn, "g.a")] == \
+        [(1, "ancient"), (101, "planned"), (201, "planned"), (301, "planned"), (401, "ancient")]

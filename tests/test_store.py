@@ -144,8 +144,8 @@ def test_the_nzb_of_a_stored_release_lists_what_the_window_saw(conn):
 
 def test_a_corpus_through_the_database_matches_its_offline_replay(conn, tmp_path):
     from sim.generate import Options, generate
-    from workers.catalog import catalog_fidelity, catalog_sizes, replay_into_db
     from bench.replay import fidelity
+    from workers.replay import catalog_fidelity, catalog_sizes, replay_into_db
 
     out = tmp_path / "c"
     generate(Options(out=out, seed=17, groups=3, lines=30_000, days=2, range_articles=10_000,

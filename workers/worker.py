@@ -10,7 +10,8 @@ the fetch runs on threads of its own (sockets and zlib let go of the GIL):
 the chunks of the cursor range and of the group's next planned ranges are
 fetched in parallel into the spool ($VOYAGER_HOME/spool, VOYAGER_SPOOL_MB),
 independent of the window's pace, and deleted once their range's batches
-are stored. The sequence of database calls is workers/catalog.replay_into_db's.
+are stored. `voyager replay` runs this lane's loop over a corpus folder
+(workers/replay.CorpusLane).
 
 A tail process keeps a caught-up group (its lease end written provisionally,
 the window kept) and asks again every VOYAGER_TAIL_POLL_SECONDS, giving the
@@ -321,6 +322,8 @@ def lease_errors():
 # -- one lane ----------------------------------------------------------------------------------------
 
 class LaneWorker:
+    flush_releases = 1000    # releases a flush batch holds: the store stores one while the window makes the next
+
     def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
         self.cfg = cfg or Config.from_env()
@@ -346,9 +349,7 @@ class LaneWorker:
     def run(self) -> dict:
         self.conn = connect(self.dsn)
         self.store = Store(self.conn)
-        s = settings(self.conn)
-        self.chunk_articles = int(s["chunk_articles"])
-        self.snapshot_every = float(s["snapshot_minutes"]) * 60
+        s = self.read_settings()
         ttl = float(s["lease_ttl_seconds"])
         claim_ttl = float(s.get("nntp_claim_ttl_seconds", 60))
         nntp_cfg = None
@@ -377,6 +378,12 @@ class LaneWorker:
             self.conn.close()
         return self.stats
 
+    def read_settings(self) -> dict[str, str]:
+        s = settings(self.conn)
+        self.chunk_articles = int(s["chunk_articles"])
+        self.snapshot_every = float(s["snapshot_minutes"]) * 60
+        return s
+
     def loop(self) -> None:
         while not self.stopping:
             held = self.conn.execute(
@@ -399,6 +406,10 @@ class LaneWorker:
             finally:
                 self.keeper.token = None
 
+    def priorities(self) -> dict[str, int]:
+        """Every group's priority number, for a new window (the owner rule's)."""
+        return dict(self.conn.execute("SELECT name, priority FROM voyager.groups").fetchall())
+
     def wait(self, seconds: float, held: bool = True) -> None:
         """Sleeps, waking for a stop (or, holding a group, a lost lease)."""
         deadline = time.monotonic() + seconds
@@ -409,22 +420,8 @@ class LaneWorker:
             time.sleep(min(0.25, left))
 
     def idle(self) -> bool:
-        """No range left for this lane: none planned it may take, none leased to it,
-        and no lease of the lane held by another process (a live one gives its group
-        back soon; a killed one's is taken over after lease_ttl_seconds, and its
-        lease end may still be unwritten)."""
-        if self.lane == "tail":
-            cond = "(r.status = 'planned' AND r.priority <= voyager.setting_int('tail_priority'))"
-        else:
-            cond = ("(r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority')"
-                    " AND r.priority BETWEEN voyager.setting_int('lease_min_priority')"
-                    " AND voyager.setting_int('lease_max_priority'))")
-        return not self.conn.execute(
-            f"SELECT EXISTS (SELECT 1 FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id "
-            f"WHERE g.active AND ({cond} OR (r.status = 'leased' AND r.lane = %s::voyager.lane))) "
-            f"OR EXISTS (SELECT 1 FROM voyager.group_leases gl JOIN voyager.groups g ON g.id = gl.group_id "
-            f"WHERE g.active AND gl.lane = %s::voyager.lane AND gl.token IS NOT NULL)",
-            (self.lane, self.lane)).fetchone()[0]
+        """Nothing left for this lane and no lease of it held (voyager.lane_idle)."""
+        return self.conn.execute("SELECT voyager.lane_idle(%s)", (self.lane,)).fetchone()[0]
 
     # -- one held group
     def call(self, sql: str, params=()):
@@ -433,7 +430,7 @@ class LaneWorker:
 
     def store_batch(self, token, range_id: int, first: int, nxt: int, headers: int, batch: dict) -> None:
         with lease_errors():
-            self.store.store(token, range_id, first, nxt, headers, batch)
+            self.resume = self.store.store(token, range_id, first, nxt, headers, batch)["next_article"]
 
     def work_group(self, token, gid: int, name: str) -> None:
         """Works the held group's ranges in article order through one window.
@@ -446,10 +443,10 @@ class LaneWorker:
         snapshots every snapshot_minutes, and asks again every tail_poll seconds;
         the planner's new ranges fall into its order, and the next batches finish
         what it wrote provisionally."""
-        priorities = dict(self.conn.execute("SELECT name, priority FROM voyager.groups").fetchall())
         snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
-        window = Window.restore(bytes(snap[1])) if snap else Window(name, priorities)
+        window = Window.restore(bytes(snap[1])) if snap else Window(name, self.priorities())
         rng = None                  # the lease's cursor range, once next_range gave one
+        self.resume = None          # its resume point: as next_range gave it, then as store_batch returns it
         written = snapped = True    # since the last stored batch: what is open written out / the window snapshotted
         end_of_data = False
         while True:
@@ -469,7 +466,7 @@ class LaneWorker:
                     if not snapped and time.monotonic() - self._last_snapshot >= self.snapshot_every:
                         # only after the lease end: a snapshot there redoes nothing unwritten
                         self.call("SELECT voyager.store_snapshot(%s, %s, %s)",
-                                  (token, self.resume_point(rng), window.snapshot()))
+                                  (token, self.resume, window.snapshot()))
                         self.stats["snapshots"] += 1
                         self._last_snapshot = time.monotonic()
                         snapped = True
@@ -481,7 +478,8 @@ class LaneWorker:
                 break
             rng = nxt
             range_id, start, end, resume, capture = rng
-            self.prefetch_ahead(gid, name, rng)
+            self.resume = resume
+            self.prefetch_ahead(token, name, rng)
             after = self.run_range(token, window, name, rng)
             if after > resume:
                 written = snapped = False
@@ -494,7 +492,7 @@ class LaneWorker:
             self.call("SELECT voyager.release_group(%s)", (token,))
             return
         if written:
-            at = self.resume_point(rng)
+            at = self.resume
         else:
             self.test_hook("VOYAGER_TEST_PAUSE_BEFORE_LEASE_END", name)
             final = False
@@ -513,10 +511,10 @@ class LaneWorker:
         finishes it), or, when nothing will continue the window, finished as it
         stands (flush). Returns the resume point."""
         range_id = rng[0]
-        at = self.resume_point(rng)
+        at = self.resume
         # a batch is stored (the server's work, in another process) while the window
         # makes the next, through the store thread: in order, one in flight
-        batches = window.flush_batches() if final else window.lease_end_batches()
+        batches = window.flush_batches(self.flush_releases) if final else window.lease_end_batches()
         try:
             while True:
                 t = time.thread_time()
@@ -549,9 +547,6 @@ class LaneWorker:
         if fut is not None:
             fut.result()
 
-    def resume_point(self, rng) -> int:
-        return self.conn.execute("SELECT next_article FROM voyager.ranges WHERE id = %s", (rng[0],)).fetchone()[0]
-
     def test_hook(self, var: str, name: str) -> None:
         """Tests only: with VAR=<path> set, writes the group's name to <path> and
         waits while the file exists and no stop came (a test kills the process
@@ -566,8 +561,9 @@ class LaneWorker:
         while p.exists() and not self.stopping:
             time.sleep(0.05)
 
-    def prefetch_ahead(self, gid: int, name: str, rng) -> None:
-        """The cursor range's chunks, then the group's next two planned ranges'."""
+    def prefetch_ahead(self, token, name: str, rng) -> None:
+        """The cursor range's chunks, then those of the next two ranges next_range
+        would hand out (voyager.ranges_ahead)."""
         range_id, start, end, resume, capture = rng
         if self.in_corpus(name, start, end):
             return
@@ -575,14 +571,8 @@ class LaneWorker:
             self.fetcher.ensure(name, a, b)
         if self.spool.full:
             return
-        ahead = self.conn.execute(
-            "SELECT start_article, end_article, next_article FROM voyager.ranges r "
-            "WHERE r.group_id = %s AND r.status = 'planned' AND r.start_article > %s "
-            "AND r.priority BETWEEN (SELECT coalesce(min_priority, -2147483648) FROM voyager.group_leases "
-            "                         WHERE group_id = %s AND lane = %s::voyager.lane) "
-            "                   AND (SELECT coalesce(max_priority, 2147483647) FROM voyager.group_leases "
-            "                         WHERE group_id = %s AND lane = %s::voyager.lane) "
-            "ORDER BY start_article LIMIT 2", (gid, end, gid, self.lane, gid, self.lane)).fetchall()
+        ahead = self.call("SELECT start_article, end_article, next_article FROM voyager.ranges_ahead(%s, 2)",
+                          (token,)).fetchall()
         for s, e, r in ahead:
             if not self.in_corpus(name, s, e):
                 for a, b in chunk_requests(r, e, self.chunk_articles):
@@ -590,6 +580,10 @@ class LaneWorker:
 
     def in_corpus(self, name: str, start: int, end: int) -> bool:
         return self.corpus_dir is not None and (self.corpus_dir / name / f"{start}-{end}" / "range.json").exists()
+
+    def corpus_chunks(self, name: str, resume: int, end: int):
+        """The corpus's chunks of resume..end, in article order."""
+        return Corpus(self.corpus_dir).chunks(name, resume, end)
 
     def chunks(self, name: str, start: int, end: int, resume: int):
         """(first, last, text) of resume..end in article order: from the corpus when
@@ -609,7 +603,7 @@ class LaneWorker:
         from_corpus = self.in_corpus(name, start, end)
         if from_corpus:
             jobs = [(c.first, c.last, lambda c=c: scan.inflate(c.read()))
-                    for c in Corpus(self.corpus_dir).chunks(name, resume, end)]
+                    for c in self.corpus_chunks(name, resume, end)]
         else:
             jobs = [(a, b, lambda a=a, b=b: fetcher.spooled_text(name, a, b, stopping))
                     for a, b in chunk_requests(resume, end, self.chunk_articles)]
@@ -699,13 +693,14 @@ class LaneWorker:
             w = time.monotonic()
             self.drain_store()
             wall["store"] += time.monotonic() - w
-            self.store_async(token, range_id, resume, b + 1, lines, batch)
+            upto = min(b, end)      # a corpus's chunk may run past a range planned on another grid
+            self.store_async(token, range_id, resume, upto + 1, lines, batch)
             self.stats["headers"] += lines
             self.stats["batches"] += 1
             if self.stats["batches"] == int(os.environ.get("VOYAGER_TEST_PAUSE_AT_BATCH") or 0):
                 self.drain_store()
                 self.test_hook("VOYAGER_TEST_PAUSE_AFTER_BATCH", name)
-            resume = b + 1
+            resume = upto + 1
             if capture and self.corpus_dir is not None and not self.in_corpus(name, start, end):
                 captured.append((a, b, data))
             if self.snapshot_every >= 0 and time.monotonic() - last_snapshot >= self.snapshot_every \

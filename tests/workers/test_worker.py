@@ -1,6 +1,6 @@
 """`voyager worker` end to end: the simulator, pgbouncer, PostgreSQL and worker
 processes over a generated multi-group corpus. Each run's catalog is compared
-with workers/catalog.replay_into_db of the same corpus in another database:
+with workers/replay.replay_into_db of the same corpus in another database:
 the same (release_key, segments, files, chunk) rows, the same pending keys,
 no key twice, and the fidelity against the truth. The tail tests grow the
 groups' LIST ACTIVE in steps over the same corpus (listing_at) and re-plan, as
@@ -23,7 +23,7 @@ from sim.generate import Options, generate
 from sim.server import ServerOptions, run_in_thread
 from tests.conftest import create_database, drop_database
 from voyager.corpus import Corpus
-from workers.catalog import catalog_fidelity, replay_into_db
+from workers.replay import catalog_fidelity, replay_into_db
 
 RANGE, CHUNK = 20_000, 5_000
 ROOT = Path(__file__).resolve().parents[2]

@@ -175,7 +175,7 @@ def cmd_demo(args, cfg: Config) -> int:
             raise RuntimeError(f"the history workers exited with {history.returncode}")
         args.limit, args.json = 50, False
         cmd_status(args, cfg)
-        from workers.catalog import catalog_fidelity
+        from workers.replay import catalog_fidelity
 
         with db.connect(cfg) as conn:
             headers, releases = conn.execute(
@@ -274,9 +274,9 @@ def cmd_replay(args, cfg: Config) -> int:
         from bench import replay
 
         return replay.main(args.rest) or 0
-    from workers import catalog
+    from workers import replay
 
-    return catalog.main(args.rest) or 0
+    return replay.main(args.rest) or 0
 
 
 def cmd_web(args, cfg: Config) -> int:

@@ -1,94 +1,108 @@
-"""A corpus through the database: each group's ranges under a real group lease,
-every batch stored with voyager.store_batch, then the catalog measured.
+"""`voyager replay --corpus DIR [--fresh]`: a corpus through the database
+(the database of VOYAGER_DSN / the local cluster's voyager_replay).
 
-    voyager replay --corpus DIR --into-db     (the database of VOYAGER_DSN / the local cluster)
-
-prints one JSON line: headers stored, the fidelity against the corpus's truth
-read back from the stored chunks, hot bytes per catalog release, chunk bytes
-per segment beside zstd -19 of the plain listing and the gzipped NZB, and the
-database's CPU (backend) seconds per million headers stored.
+The worker's own history lane (workers/worker.LaneWorker) runs over the
+corpus folder (CorpusLane): each group's ranges under a real group lease,
+every batch stored with voyager.store_batch, then the catalog measured:
+headers stored, the fidelity against the corpus's truth read back from the
+stored chunks, hot bytes per catalog release, chunk bytes per segment beside
+zstd -19 of the plain listing and the gzipped NZB, and the database's CPU
+(backend) seconds per million headers stored. The window alone, offline, is
+bench/replay.py (`voyager replay --window-only`).
 """
 from __future__ import annotations
 
 import gzip
 import json
-import time
+import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import psycopg
 import zstandard
 from psycopg.types.json import Jsonb
 
-from ext import codec, scan
-from ext.window import Window
-from voyager.corpus import Corpus
 from bench.cpu import backend_cpu
 from bench.replay import score_truth
+from ext import codec
+from voyager.corpus import Corpus
 from workers.store import Store
+from workers.worker import Fetcher, LaneWorker, Spool
+
+
+class CorpusLane(LaneWorker):
+    """The worker's history lane over a corpus folder, on the caller's
+    connection (`voyager worker --until-idle --flush-at-end` with every chunk
+    read from the corpus): each group's ranges through one carried window,
+    whatever grid they were planned on, the end of each group's data finished
+    as it stands. No news server and no keeper: nothing else holds its leases,
+    and each stored batch keeps them."""
+
+    flush_releases = 0       # the end of a group's data as one batch (`voyager bench store` replays these calls)
+
+    def __init__(self, conn: psycopg.Connection, root: str | Path, node: str = "replay", store: Store | None = None,
+                 first: int | None = None, last: int | None = None, progress=None):
+        super().__init__("history", node, until_idle=True, flush_at_end=True)
+        self.conn, self.store = conn, store or Store(conn)
+        self.corpus_dir, self.corpus = Path(root), Corpus(root)
+        self.stored_groups = set(self.corpus.group_names())
+        self.first, self.last, self.progress = first, last, progress
+
+    def run(self) -> dict:
+        self.read_settings()
+        self.keeper = SimpleNamespace(lost=False, token=None)
+        with tempfile.TemporaryDirectory(prefix="voyager-replay-spool-") as spool:
+            self.spool = Spool(Path(spool), 0)          # nothing is fetched
+            self.fetcher = Fetcher(None, self.spool, 1)
+            try:
+                self.loop()
+            finally:
+                self.fetcher.close()
+                if self._storer is not None:
+                    self._storer.shutdown()
+        return self.stats
+
+    def priorities(self) -> dict[str, int]:
+        return self.corpus.priorities()
+
+    def work_group(self, token, gid: int, name: str) -> None:
+        if name not in self.stored_groups:     # indexed but not in this corpus: nothing to read
+            self.call("SELECT voyager.release_group(%s)", (token,))
+            self.call("SELECT voyager.set_group_active(%s, false)", (name,))
+            return
+        super().work_group(token, gid, name)
+
+    def in_corpus(self, name: str, start: int, end: int) -> bool:
+        # every range of a stored group is read from the corpus: where it has no
+        # chunk, nothing was posted (or nothing was asked for)
+        return name in self.stored_groups
+
+    def corpus_chunks(self, name: str, resume: int, end: int):
+        lo, hi = max(resume, self.first or 1), min(end, self.last or end)
+        return self.corpus.chunks(name, lo, hi) if lo <= hi else ()
+
+    def chunks(self, name: str, start: int, end: int, resume: int):
+        headers = self.stats["headers"]
+        for got in super().chunks(name, start, end, resume):
+            yield got
+            if self.progress:          # the chunk is fed and its batch on its way
+                self.progress(self.stats["headers"] - headers)
+                headers = self.stats["headers"]
+
 
 def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "replay",
                    store: Store | None = None, groups: str | None = None, first: int | None = None,
                    last: int | None = None, progress=None) -> dict:
-    """Each group's ranges in article order through one carried window, under
-    real group leases, every batch stored at its resume point. groups: a
-    wildmat of the corpus's groups; first/last: articles, widened to whole
-    corpus chunks (ranges wholly outside are set aside as ancient).
-    progress(headers) is called after every stored chunk."""
-    corpus = Corpus(root)
-    listing = corpus.groups()
-    conn.execute("SELECT * FROM voyager.plan_groups(%s, %s)", (Jsonb(listing), groups))
+    """The corpus's groups planned and worked by CorpusLane. groups: a wildmat
+    of the corpus's groups; first/last: articles, widened to whole corpus
+    chunks (ranges wholly outside are set aside as ancient). progress(headers)
+    is called after every chunk."""
+    conn.execute("SELECT * FROM voyager.plan_groups(%s, %s)", (Jsonb(Corpus(root).groups()), groups))
     if first is not None or last is not None:
-        conn.execute("UPDATE voyager.ranges SET status = 'ancient' WHERE status = 'planned' "
-                     "AND (end_article < %s OR start_article > %s)", (first or 1, last or 2**62))
-    priorities = corpus.priorities()
-    store = store or Store(conn)
-    headers = 0
-    stored_cpu = 0.0
-    stored_groups = set(corpus.group_names())
-    while True:
-        # groups in the order the lease gives them, as a worker takes them
-        held = conn.execute("SELECT token, group_name FROM voyager.lease_group('history', %s)", (node,)).fetchone()
-        if held is None:
-            break
-        token, name = held
-        if name not in stored_groups:      # indexed but not in this corpus: nothing to read
-            conn.execute("SELECT voyager.release_group(%s)", (token,))
-            conn.execute("SELECT voyager.set_group_active(%s, false)", (name,))
-            continue
-        window = Window(name, priorities)
-        rng = None
-        while True:
-            nxt = conn.execute("SELECT range_id, start_article, end_article, next_article "
-                               "FROM voyager.next_range(%s)", (token,)).fetchone()
-            if nxt is None:
-                break
-            rng = nxt
-            range_id, start, end, resume = rng
-            lo, hi = max(resume, first or 1), min(end, last or end)
-            for chunk in (corpus.chunks(name, lo, hi) if lo <= hi else ()):
-                if chunk.first > resume:   # nothing posted (or nothing asked for) before the chunk
-                    store.store(token, range_id, resume, chunk.first, 0, window.take_batch())
-                    resume = chunk.first
-                window.feed(scan.inflate(chunk.read()), chunk.last)
-                batch = window.take_batch()
-                upto = min(chunk.last, end)
-                t = time.process_time()
-                store.store(token, range_id, resume, upto + 1, chunk.lines, batch)
-                stored_cpu += time.process_time() - t
-                resume = upto + 1
-                headers += chunk.lines
-                if progress:
-                    progress(chunk.lines)
-            if resume <= end:          # the corpus has no chunk for the rest: nothing was posted there
-                store.store(token, range_id, resume, end + 1, 0, window.take_batch())
-        if rng is None:
-            conn.execute("SELECT voyager.release_group(%s)", (token,))
-            continue
-        # the end of the data: what is open is as good as settled
-        store.store(token, rng[0], rng[2] + 1, rng[2] + 1, 0, window.flush())
-        # given back with its window (without one the lane would be planned again)
-        conn.execute("SELECT voyager.release_group(%s, %s, %s)", (token, window.snapshot(), rng[2] + 1))
-    return {"headers": headers, "client_store_cpu_seconds": round(stored_cpu, 3)}
+        conn.execute("SELECT voyager.set_aside_ranges(%s, %s)", (first or 1, last or 2**62))
+    lane = CorpusLane(conn, root, node, store, first, last, progress)
+    stats = lane.run()
+    return {"headers": stats["headers"], "client_store_cpu_seconds": round(lane.cpu.get("store_async", 0.0), 3)}
 
 
 def catalog_fidelity(conn: psycopg.Connection, root: str | Path) -> dict:
@@ -150,8 +164,8 @@ def catalog_report(conn: psycopg.Connection, headers: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`voyager replay --corpus DIR`: a corpus through group leases and
-    voyager.store_batch into a replay database; prints the report, the
+    """`voyager replay --corpus DIR`: a corpus through the worker's lane (group
+    leases, voyager.store_batch) into a replay database; prints the report, the
     fidelity against the corpus's truth, the sizes beside zstd -19 and the
     gzipped NZBs, and the database's CPU per million headers."""
     import argparse

@@ -1,0 +1,2 @@
+-- Verify voyager:function_ranges_ahead on pg
+SELECT has_function_privilege('voyager.ranges_ahead(uuid, integer)', 'execute');
