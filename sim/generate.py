@@ -3,12 +3,12 @@
     voyager sim generate --out DIR --seed N [--groups K] [--lines L] [--days D]
                          [--range-articles R] [--chunk-articles C] [--bench]
 
-The corpus follows CORPUS.md: groups.json, one folder per planned range (on
+The corpus follows the corpus layout (voyager/corpus.py): groups.json, one folder per planned range (on
 the grid tiled from article 1) with zlib chunks and range.json written last,
 truth.jsonl (one upload a line) and bodies/files.jsonl (what sim.bodies needs
 to make article bodies on demand).
 
-How the lines are made up (measured by the seeds on real Eweka data; `voyager
+How the lines are made up (as measured on real Eweka overview data; `voyager
 sim stats` prints what a corpus holds):
 - 43% of lines carry no yEnc part counter (`counterless`): of those 73% random
   32-hex subjects, 27% `[PRiVATE]` hashes, ~0.4% readable posts;

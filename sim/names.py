@@ -1,8 +1,8 @@
 """Names, posters, posting tools and subject shapes of the simulated Usenet.
 
 Each helper takes the generator's `random.Random` so a corpus is the same
-bytes for the same seed. The shapes follow what the seeds saw on real
-alt.binaries.* overview data.
+bytes for the same seed. The shapes follow what real
+alt.binaries.* overview data shows.
 """
 from __future__ import annotations
 

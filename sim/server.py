@@ -1,4 +1,4 @@
-"""The simulator's NNTP server (RFC 3977) over any corpus (CORPUS.md).
+"""The simulator's NNTP server (RFC 3977) over any corpus (the layout of voyager/corpus.py).
 
 It serves a corpus the way a Usenet provider would: LIST ACTIVE, GROUP,
 XOVER/OVER (plain, XFEATURE COMPRESS GZIP with or without TERMINATOR, XZVER),
@@ -1425,7 +1425,7 @@ def run_in_thread(corpus=None, options: ServerOptions | None = None) -> ServerTh
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager sim serve", description="Serve a corpus over NNTP.")
-    p.add_argument("--corpus", required=True, help="corpus folder (CORPUS.md)")
+    p.add_argument("--corpus", required=True, help="corpus folder (the layout of voyager/corpus.py)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=1119, help="0 picks a free port")
     p.add_argument("--user")

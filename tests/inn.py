@@ -19,7 +19,7 @@ news); on exit innd and nnrpd are stopped, and with them every process that
 carries this instance's INNCONF (nnrpd's per-connection children, anything
 innd started): none is left behind.
 
-post_corpus posts a simulator corpus (CORPUS.md) into it: one article per
+post_corpus posts a simulator corpus (the layout of voyager/corpus.py) into it: one article per
 message-id, in the corpus's article order (the groups merged so that every
 group's own order is kept and a crosspost comes after what precedes it in each
 of its groups), with the overview line's Subject, From, Date, Message-ID and
@@ -30,13 +30,13 @@ over one connection to innd (MODE STREAM, pipelined TAKETHIS; `check=True`
 offers each with CHECK first). INN numbers the articles itself.
 
 How the posted truth is derived (`out_dir`): truth.jsonl holds the corpus's
-truth entries (unchanged, CORPUS.md's format) whose every segment was
+truth entries (unchanged, the corpus layout's format) whose every segment was
 accepted, so `bench.replay.score_truth(out_dir, release_sets, pending)`
 scores an index of the INN server exactly as it scores a replay of the
 corpus; truth_partial.jsonl the entries only some of whose segments were
 accepted (their `files` cut to the accepted segments, `complete` false,
 `posted_segments`/`corpus_segments` added), which a comparison leaves out;
-groups.json the groups as INN's LIST ACTIVE has them (CORPUS.md's rows),
+groups.json the groups as INN's LIST ACTIVE has them (the corpus layout's rows),
 with the corpus's priorities (the owner rule); accepted.txt the accepted message-ids (without
 <>) in posting order; posted.json the counts. These describe one
 post_corpus call. Overview fields that INN makes

@@ -15,7 +15,7 @@ XOVER/OVER; each compressed reply is inflated once, here, and nowhere else.
 
 Providers misbehave: Eweka cuts a compressed reply at the first b".\\r\\n" in
 its output (OverviewCutShort, refetched by `fetch_overview`, plain when the
-cut repeats), drops quiet connections (decision h: the pool closes its own
+cut repeats), drops quiet connections (so the pool closes its own
 after 60 s), refuses connections past the account's limit (backoff).
 """
 from __future__ import annotations
@@ -161,7 +161,7 @@ class NntpConfig:
     connections: int = 8               # the pool's size
     timeout: float = 60.0              # seconds of silence before a reply counts as lost
     modes: tuple[str, ...] = MODES     # overview modes by preference; used as far as the server offers them
-    idle_seconds: float = 60.0         # decision h: a pooled connection idle this long is closed
+    idle_seconds: float = 60.0         # a pooled connection idle this long is closed (providers drop quiet ones)
     retries: int = 8                   # reconnects / repeats of one request before giving up
     backoff_base: float = 1.0          # seconds; doubles per failure ...
     backoff_max: float = 60.0          # ... up to this, jittered
@@ -1128,7 +1128,7 @@ def sample_dates(conn: NntpConnection, group: str, low: int, high: int, n: int =
 class NntpPool:
     """At most `size` connections (VOYAGER_NNTP_CONNECTIONS), opened when work
     comes, handed to one thread at a time, and closed after idle_seconds
-    without work (decision h: providers drop quiet connections, and idle
+    without work (providers drop quiet connections, and idle
     ones hold the account's slots)."""
 
     def __init__(self, config: NntpConfig | None = None, size: int | None = None,

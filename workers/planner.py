@@ -10,7 +10,7 @@ from psycopg.types.json import Jsonb
 
 
 def read_groups_json(corpus: Path) -> list[dict]:
-    """The LIST ACTIVE rows a corpus carries (CORPUS.md: groups.json)."""
+    """The LIST ACTIVE rows a corpus carries (the corpus layout's groups.json)."""
     path = Path(corpus) / "groups.json"
     if not path.exists():
         raise FileNotFoundError(f"{path}: a corpus needs groups.json to be planned")

@@ -112,7 +112,7 @@ def test_truth_is_consistent_with_the_corpus(corpus):
 
 
 def test_proportions_follow_the_seeds(tmp_path):
-    """On the big mixed groups the seeds measured (boneless, multimedia)."""
+    """On the big mixed groups as measured on real data (boneless, multimedia)."""
     out = tmp_path / "mixed"
     generate(Options(out=out, seed=4, groups=2, lines=200_000, days=1, range_articles=50_000,
                      chunk_articles=10_000, bodies=False))

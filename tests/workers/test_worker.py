@@ -473,7 +473,7 @@ def test_capture_ranges_go_into_the_corpus_and_are_read_back_without_the_server(
     with run_in_thread(corpus, ServerOptions()) as srv:
         finish(worker(tmp_path / "a", pooled_dsn, srv.port, "--until-idle", env={"VOYAGER_CORPUS": str(captured)}))
     same_as_reference(conn, corpus, reference)
-    # every range in the CORPUS.md layout (range.json written last), the lines as the server sent them
+    # every range in the corpus layout (range.json written last), the lines as the server sent them
     src = Corpus(corpus)
     for g in src.group_names():
         for r in src.ranges(g):
