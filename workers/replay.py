@@ -106,7 +106,8 @@ def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "repl
 
 
 def catalog_fidelity(conn: psycopg.Connection, root: str | Path) -> dict:
-    """CORPUS.md's fidelity, read back from the catalog's chunks and pending releases."""
+    """The fidelity against the corpus's truth (bench/replay.score_truth), read back
+    from the catalog's chunks and pending releases."""
     release_sets = {frozenset(m.decode() for _n, _b, segs in codec.decode(bytes(chunk)) for _p, m, _s in segs)
                     for (chunk,) in conn.execute("SELECT chunk FROM voyager.release_chunks")}
     pending_targets = {mid: segments
@@ -145,7 +146,7 @@ def catalog_sizes(conn: psycopg.Connection, headers: int) -> dict:
 
 
 def catalog_report(conn: psycopg.Connection, headers: int) -> dict:
-    """The seed's replay report: releases finished, provisional, edges; complete,
+    """The replay's report: releases finished, provisional, edges; complete,
     incomplete; readable; files; segments as a share of headers; bytes per
     header per table (catalog_sizes())."""
     row = conn.execute("""
