@@ -49,7 +49,7 @@ def replay_corpus(root: str | Path, rules: dict | None = None) -> dict[str, Repl
 
 
 def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict:
-    """CORPUS.md's fidelity of an offline replay against a generated corpus's truth."""
+    """The fidelity of an offline replay against a generated corpus's truth."""
     results = results or replay_corpus(root)
     release_sets: set[frozenset] = set()
     pending_targets: dict[str, int] = {}
@@ -57,7 +57,7 @@ def fidelity(root: str | Path, results: dict[str, Replay] | None = None) -> dict
         for rel in r.releases:
             release_sets.add(frozenset(s[1].decode() for f in rel["file_list"] for s in segments_of(f["segs"])))
         for rel in r.pending:
-            # a pending release carries no segment list (decision f), its probe targets do name articles
+            # a pending release carries no segment list (it waits outside the catalog until it is named), its probe targets do name articles
             for _kind, mid, _file in rel["candidates"]:
                 pending_targets[mid.decode()] = rel["segments"]
     return score_truth(root, release_sets, pending_targets)

@@ -1,4 +1,4 @@
-"""The window (ext/window.pyx): subjects, the seed's own rule examples, the
+"""The window (ext/window.pyx): subjects, the rules' own examples, the
 owner rule, determinism whatever the chunks and snapshots, fidelity against a
 generated corpus's truth, and bad input."""
 from __future__ import annotations
@@ -37,7 +37,7 @@ T0 = 1_780_000_000
     (b'[PRiVATE]-[WtFnZb]-[The.Release/The.Release.part01.rar]-[1/27] - "" yEnc 52428800 (1/100)',
      dict(name=b"The.Release.part01.rar", release=b"The.Release", file=1, files=27, parts=100)),
     (b"Name - Name.part01.rar yEnc (1/137)", dict(name=b"Name.part01.rar", release=b"Name")),
-    # the seed's parser miss: no quotes, the counter before a name with spaces
+    # an earlier parser's miss: no quotes, the counter before a name with spaces
     (b"[12/60] Shogun I (1980) Shogun I (1980).avi.012 (1/137)",
      dict(file=12, files=60, name=b"Shogun I (1980) Shogun I (1980).avi.012", parts=137)),
     (b'[12345/68067] - "sunset_beach.jpg" yEnc (1/1)', dict(file=12345, files=68067, name=b"sunset_beach.jpg")),
