@@ -1,4 +1,4 @@
-"""The release chunk codec: ext/codec.pyx against its reference twin plpython/voyager_pl/codec.py."""
+"""The release chunk codec: ext/codec.pyx against its oracle tests/oracle/codec.py."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ext import codec
-from voyager_pl import codec as ref
+from tests.oracle import codec as ref
 from ext import codec_bench
 from sim.generate import Options, generate
 
@@ -112,7 +112,7 @@ files_st = st.lists(st.tuples(st.binary(max_size=40), st.integers(0, (1 << 63) -
 def roundtrip(files) -> bytes:
     a = ref.encode(files)
     b = codec.encode(files)
-    assert a == b, "ext.codec and voyager_pl.codec disagree"
+    assert a == b, "ext.codec and the oracle disagree"
     assert codec.decode(a) == files
     assert ref.decode(a) == files
     return a
@@ -301,3 +301,11 @@ def test_corpus_speed(corpus):
     result = codec_bench.bench(corpus, repeat=3)
     assert result["encode_segments_per_cpu_s"] >= 1_000_000, result
     assert result["decode_segments_per_cpu_s"] >= 2_000_000, result
+
+
+def test_the_format_tables_are_the_oracles():
+    """The compiled codec states the format's tables itself (it imports no twin): the oracle's."""
+    assert codec.LIMITS == (ref.VERSION, ref.MAXV, ref.MAX_FILE_BYTES, ref.MAX_COUNT, ref.MAX_RUNS,
+                            ref.MAX_TEMPLATE_ID, ref.MAX_TEMPLATE_OUT, ref.MAX_META, ref.NUM_LIMIT)
+    assert list(codec.ALPHABETS) == ref.ALPHABETS and list(codec.CHUNKS) == ref.CHUNK
+    assert codec.DICTIONARY == ref.DICTIONARY and codec.LEVEL == ref.LEVEL
