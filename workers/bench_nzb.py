@@ -20,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import psycopg
 
@@ -50,6 +51,7 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the oracle is in the checkout's tests/
     from tests.oracle.nzb import render
     from web import bench_catalog
 
