@@ -22,6 +22,7 @@ directives = {
 extensions = [
     Extension("ext.scan", ["ext/scan.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.codec", ["ext/codec.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
+    Extension("ext.subject", ["ext/subject.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.window", ["ext/window.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
 ]
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,

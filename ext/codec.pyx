@@ -915,8 +915,48 @@ cdef enum:
     COL_MEXC = 8
 
 
+cdef int seg_order(const void* a, const void* b) noexcept nogil:
+    """Python's order of (part, message-id, bytes) tuples, on Segs."""
+    cdef const Seg* x = <const Seg*>a
+    cdef const Seg* y = <const Seg*>b
+    cdef Py_ssize_t m = x.mlen if x.mlen < y.mlen else y.mlen
+    cdef int c
+    if x.part != y.part:
+        return -1 if x.part < y.part else 1
+    c = memcmp(x.mid, y.mid, m)
+    if c:
+        return c
+    if x.mlen != y.mlen:
+        return -1 if x.mlen < y.mlen else 1
+    if x.size != y.size:
+        return -1 if x.size < y.size else 1
+    return 0
+
+
+cdef Py_ssize_t packed_count(bytes packed) noexcept:
+    """The segments of a window's packed list: (part u32 LE, bytes u32 LE,
+    message-id length u8, message-id) each, a short tail ignored."""
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(packed)
+    cdef Py_ssize_t at = 0, n = PyBytes_GET_SIZE(packed), k = 0
+    while at + 9 <= n:
+        at += 9 + p[at + 8]
+        k += 1
+    return k
+
+
 def encode(files):
     """The chunk of a release: files = [(name, file_bytes, [(part, message_id, article_bytes), ...]), ...]."""
+    return _encode(files, False)
+
+
+def encode_packed(files):
+    """encode() of the window's files as they are: [(name, file_bytes, packed)]
+    with the segments packed (window.segments_of reads them), put in part
+    order here, without a Python object per segment."""
+    return _encode(files, True)
+
+
+cdef bytes _encode(files, bint packed):
     cdef _Ctx ctx = _Ctx()
     cdef list norm = []
     cdef Py_ssize_t total = 0, i, k, n, off, nfiles, single_i = 0, prev, nexc
@@ -935,6 +975,8 @@ def encode(files):
     cdef list insts = []
     cdef dict inst_ids = {}
 
+    cdef Py_ssize_t cnt, at, plen
+    cdef const uint8_t* pp
     for f in files:
         if len(f) != 3:
             raise ValueError("release chunk: a file is (name, file_bytes, segments)")
@@ -942,12 +984,18 @@ def encode(files):
         if not isinstance(name, bytes):
             raise TypeError(f"release chunk: file name must be bytes, not {type(name).__name__}")
         get_int(fb, MAX_FILE_BYTES, "file bytes")
-        if not isinstance(segs, (list, tuple)):
-            segs = list(segs)
-        total += len(segs)
+        if packed:
+            if type(segs) is not bytes:
+                raise TypeError(f"release chunk: packed segments must be bytes, not {type(segs).__name__}")
+            cnt = packed_count(segs)
+        else:
+            if not isinstance(segs, (list, tuple)):
+                segs = list(segs)
+            cnt = len(segs)
+        total += cnt
         if total > MAX_COUNT:
             raise ValueError("release chunk: too many segments")
-        norm.append((name, fb, segs))
+        norm.append((name, fb, segs, cnt))
     nfiles = len(norm)
     if nfiles > MAX_COUNT:
         raise ValueError("release chunk: too many files")
@@ -956,6 +1004,22 @@ def encode(files):
         raise MemoryError()
     k = 0
     for f in norm:
+        if packed:                      # the message-ids stay in the packed bytes, which norm holds
+            raw = f[2]
+            pp = <const uint8_t*>PyBytes_AS_STRING(raw)
+            plen = PyBytes_GET_SIZE(raw)
+            at = 0
+            fs = &ctx.segs[k]
+            while at + 9 <= plen:
+                s = &ctx.segs[k]
+                s.part = pp[at] | (pp[at + 1] << 8) | (pp[at + 2] << 16) | (<int64_t>pp[at + 3] << 24)
+                s.size = pp[at + 4] | (pp[at + 5] << 8) | (pp[at + 6] << 16) | (<int64_t>pp[at + 7] << 24)
+                s.mlen = pp[at + 8]
+                s.mid = pp + at + 9
+                at += 9 + s.mlen
+                k += 1
+            qsort(fs, f[3], sizeof(Seg), seg_order)
+            continue
         for sg in f[2]:
             if len(sg) != 3:
                 raise ValueError("release chunk: a segment is (part, message_id, article_bytes)")
@@ -971,26 +1035,27 @@ def encode(files):
             s.size = get_int(sg[2], MAXV, "article bytes")
             k += 1
     ctx.nsegs = total
+    norm = [(f[0], f[1], f[3], f[2]) for f in norm]     # (name, file bytes, segment count, what holds them)
 
     # the one-segment files' group
     off = 0
     n = 0
     for f in norm:
-        if len(f[2]) == 1:
+        if f[2] == 1:
             n += 1
     if n:
         group_reset(&ctx.single, n)
         k = 0
         for f in norm:
-            if len(f[2]) == 1:
+            if f[2] == 1:
                 ctx.single.mem[k] = &ctx.segs[off]
                 k += 1
-            off += len(f[2])
+            off += f[2]
         infer(&ctx.single, 1)
 
     off = 0
     for f in norm:
-        n = len(f[2])
+        n = f[2]
         fs = &ctx.segs[off]
         off += n
         if n == 0:
@@ -1074,7 +1139,7 @@ def encode(files):
     for f in norm:
         put_varint(meta, <uint64_t>(<int64_t>f[1]))
     for f in norm:
-        put_varint(meta, len(f[2]))
+        put_varint(meta, f[2])
     for i in range(9):
         put_bytes(meta, cols[i].p, cols[i].n)
     meta_bytes = PyBytes_FromStringAndSize(<char*>meta.p, meta.n)

@@ -309,3 +309,20 @@ def test_the_format_tables_are_the_oracles():
                             ref.MAX_TEMPLATE_ID, ref.MAX_TEMPLATE_OUT, ref.MAX_META, ref.NUM_LIMIT)
     assert list(codec.ALPHABETS) == ref.ALPHABETS and list(codec.CHUNKS) == ref.CHUNK
     assert codec.DICTIONARY == ref.DICTIONARY and codec.LEVEL == ref.LEVEL
+
+
+@settings(max_examples=300, deadline=None)
+@given(files=st.lists(st.tuples(
+    st.binary(max_size=12), st.integers(0, 10**12),
+    st.lists(st.tuples(st.one_of(st.integers(0, 30), st.integers(0, 2**32 - 1)), st.binary(max_size=40),
+                       st.one_of(st.integers(0, 800_000), st.integers(0, 2**32 - 1))), max_size=10)), max_size=5))
+def test_the_windows_packed_segments_encode_as_their_tuples(files):
+    """encode_packed reads the window's packed segment lists (no Python object a
+    segment) to the chunk encode makes of segments_of's tuples."""
+    import struct
+
+    from ext.window import segments_of
+
+    packed = [(name, fb, b"".join(struct.pack("<IIB", p, b, len(m)) + m for p, m, b in segs))
+              for name, fb, segs in files]
+    assert codec.encode_packed(packed) == codec.encode([(n, fb, segments_of(p)) for n, fb, p in packed])
