@@ -20,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import psycopg
 
@@ -50,22 +51,23 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the oracle is in the checkout's tests/
+    from tests.oracle.nzb import render
     from bench import catalog
-    from web import nzbs
 
     meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
             ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)
     out = {"files": files, "segments": files * segments}
     for shape, chunk in (("hex32", codec.encode(a_release(files, segments))),
                          ("nyuu", catalog._chunk(files, segments, 1000))):
-        nzb = nzbs.chunk_nzb(chunk, *meta)
-        if nzb != nzbs.render_bytes(codec.decode(chunk), *meta):
-            raise AssertionError("decode_nzb and render_bytes(decode()) differ")
+        nzb = codec.nzb([chunk], *meta)
+        if nzb != render(codec.decode(chunk), *meta).encode():
+            raise AssertionError("decode_nzb and render(decode()) differ")
         out[shape] = {
             "chunk_bytes": len(chunk), "nzb_bytes": len(nzb),
             "decode_us": _cpu_us(lambda: codec.decode(chunk), repeat),
-            "render_bytes_decode_us": _cpu_us(lambda: nzbs.render_bytes(codec.decode(chunk), *meta), repeat),
-            "decode_nzb_us": _cpu_us(lambda: nzbs.chunk_nzb(chunk, *meta), repeat),
+            "render_bytes_decode_us": _cpu_us(lambda: render(codec.decode(chunk), *meta).encode(), repeat),
+            "decode_nzb_us": _cpu_us(lambda: codec.nzb([chunk], *meta), repeat),
         }
     return out
 
