@@ -1706,7 +1706,6 @@ $$;
 CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
     LANGUAGE sql STABLE
     AS $$
--- the password: nzb_source's join of voyager.release_passwords (function_nzb_password's verify reads this)
 SELECT voyager.nzb_from_chunks(s.chunks, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password)
   FROM voyager.nzb_source(p_release_id) s
  WHERE s.chunks IS NOT NULL
