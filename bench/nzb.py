@@ -3,8 +3,8 @@ voyager.nzb() takes for one release of that many files, as one JSON line.
 
 With --web, no database: the web process's NZB of such a release instead, in
 CPU microseconds a call (the least of --repeat rounds), the one-pass
-ext.codec.decode_nzb beside render_bytes(decode(chunk)) that it replaced, for
-these random 32-hex message-ids and for `voyager bench api`'s nyuu-shaped ones.
+ext.codec.nzb beside the oracle's render(decode(chunk)) (bench/nzb_reference.py),
+for these random 32-hex message-ids and for `voyager bench api`'s nyuu-shaped ones.
 
 The release (random 32-hex message-ids, as obfuscating posters use: the
 chunk's worst case) is written into a scratch database on the local cluster
@@ -20,7 +20,6 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import psycopg
 
@@ -51,9 +50,8 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # the oracle is in the checkout's tests/
-    from tests.oracle.nzb import render
     from bench import catalog
+    from bench.nzb_reference import render
 
     meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
             ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)

@@ -6,7 +6,7 @@
     nzb(chunks, title, poster, posted_at, groups, category, password) -> bytes
     decode_nzb(chunks, head, file_open, file_groups) -> bytes
 
-The format is stated by its pure-Python oracle, tests/oracle/codec.py; the
+The format is stated by its pure-Python oracle, bench/codec_reference.py; the
 two write the same bytes (tests/ext/test_codec.py compares them). `files` is
 a list of `(name: bytes, file_bytes: int, segments)`, segments a list of
 `(part: int, message_id: bytes, article_bytes: int)`. decode raises
@@ -78,7 +78,7 @@ cdef int64_t MAX_COUNT = 1 << 24
 cdef int64_t MAX_META = 1 << 30
 cdef int64_t NUM_LIMIT = 1000000000000000000
 
-# The format's tables and its zstd dictionary (tests/oracle/codec.py states them;
+# The format's tables and its zstd dictionary (bench/codec_reference.py states them;
 # tests/ext/test_codec.py holds the two to the same values)
 ALPHABETS = (
     b"0123456789",

@@ -1,4 +1,5 @@
-"""The release chunk codec, pure Python: the test oracle of ext/codec.pyx.
+"""The release chunk codec, pure Python: the oracle of ext/codec.pyx (and
+`python -m bench.codec CORPUS ref`).
 
 Both produce byte-identical chunks (tests/ext/test_codec.py compares them);
 this one is the readable statement of the format, the compiled one is the
