@@ -1,4 +1,4 @@
-"""Build of the Cython extension in ext/ (the window). Metadata is in pyproject.toml.
+"""Build of the Cython extension in ext/ (the window, the chunk codec and its NZB writer). Metadata is in pyproject.toml.
 
 VOYAGER_EXT_DEBUG=1 builds with bounds checks and asserts on; VOYAGER_EXT_ANNOTATE=1
 writes Cython's HTML annotation beside each .pyx.
@@ -22,8 +22,8 @@ directives = {
 extensions = [
     Extension("ext.scan", ["ext/scan.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.codec", ["ext/codec.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
+    Extension("ext.subject", ["ext/subject.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
     Extension("ext.window", ["ext/window.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
-    Extension("web._nzbfast", ["web/_nzbfast.pyx"], extra_compile_args=["-O3"] if not debug else ["-O0", "-g"]),
 ]
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
                             annotate=os.environ.get("VOYAGER_EXT_ANNOTATE") == "1"))

@@ -4,7 +4,7 @@
 
 prints one JSON line: bytes per segment (overall and per tool) and encode and
 decode segments per CPU-second of ext.codec (or, with `ref`, of the Python
-twin voyager_pl.codec)."""
+oracle bench/codec_reference.py)."""
 from __future__ import annotations
 
 import json
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     corpus = argv[0] if argv else "/tmp/codec-corpus"
     impl = None
     if len(argv) > 1 and argv[1] == "ref":
-        from voyager_pl import codec as impl
+        from bench import codec_reference as impl
     print(json.dumps(bench(corpus, impl, repeat=1 if impl is not None else 3)))
     return 0
 

@@ -3,8 +3,8 @@ voyager.nzb() takes for one release of that many files, as one JSON line.
 
 With --web, no database: the web process's NZB of such a release instead, in
 CPU microseconds a call (the least of --repeat rounds), the one-pass
-ext.codec.decode_nzb beside render_bytes(decode(chunk)) that it replaced, for
-these random 32-hex message-ids and for `voyager bench api`'s nyuu-shaped ones.
+ext.codec.nzb beside the oracle's render(decode(chunk)) (bench/nzb_reference.py),
+for these random 32-hex message-ids and for `voyager bench api`'s nyuu-shaped ones.
 
 The release (random 32-hex message-ids, as obfuscating posters use: the
 chunk's worst case) is written into a scratch database on the local cluster
@@ -51,21 +51,21 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
     from bench import catalog
-    from web import nzbs
+    from bench.nzb_reference import render
 
     meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
             ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)
     out = {"files": files, "segments": files * segments}
     for shape, chunk in (("hex32", codec.encode(a_release(files, segments))),
                          ("nyuu", catalog._chunk(files, segments, 1000))):
-        nzb = nzbs.chunk_nzb(chunk, *meta)
-        if nzb != nzbs.render_bytes(codec.decode(chunk), *meta):
-            raise AssertionError("decode_nzb and render_bytes(decode()) differ")
+        nzb = codec.nzb([chunk], *meta)
+        if nzb != render(codec.decode(chunk), *meta).encode():
+            raise AssertionError("decode_nzb and render(decode()) differ")
         out[shape] = {
             "chunk_bytes": len(chunk), "nzb_bytes": len(nzb),
             "decode_us": _cpu_us(lambda: codec.decode(chunk), repeat),
-            "render_bytes_decode_us": _cpu_us(lambda: nzbs.render_bytes(codec.decode(chunk), *meta), repeat),
-            "decode_nzb_us": _cpu_us(lambda: nzbs.chunk_nzb(chunk, *meta), repeat),
+            "render_bytes_decode_us": _cpu_us(lambda: render(codec.decode(chunk), *meta).encode(), repeat),
+            "decode_nzb_us": _cpu_us(lambda: codec.nzb([chunk], *meta), repeat),
         }
     return out
 

@@ -1,18 +1,19 @@
 # cython: language_level=3
-"""The release chunk codec, fast path.
+"""The release chunk codec: what the window writes and every NZB is read from.
 
     encode(files) -> bytes
     decode(data) -> files
-    decode_nzb(data, head, file_open, file_groups) -> bytes
+    nzb(chunks, title, poster, posted_at, groups, category, password) -> bytes
+    decode_nzb(chunks, head, file_open, file_groups) -> bytes
 
-Byte-identical to plpython/voyager_pl/codec.py, which states the format; keep the two in
-step (tests/ext/test_codec.py compares them). `files` is a list of
-`(name: bytes, file_bytes: int, segments)`, segments a list of
+The format is stated by its pure-Python oracle, bench/codec_reference.py; the
+two write the same bytes (tests/ext/test_codec.py compares them). `files` is
+a list of `(name: bytes, file_bytes: int, segments)`, segments a list of
 `(part: int, message_id: bytes, article_bytes: int)`. decode raises
-ValueError on a corrupt, truncated or unknown-version chunk. decode_nzb is
-the web's NZB of a chunk written as it decodes, without decode's objects
-(web/nzbs.py's render_bytes(decode(data), ...) byte for byte; same
-ValueErrors); both read the chunk through d_parse and d_file.
+ValueError on a corrupt, truncated or unknown-version chunk. nzb is the one
+NZB writer (voyager.nzb() in the server's Python, and the web's downloads):
+decode_nzb writes the XML as it decodes the chunks, without decode's objects
+(same ValueErrors); both read a chunk through d_parse and d_file.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
@@ -25,9 +26,11 @@ from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memchr, memcpy, memcmp, memset
 from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t, uint32_t
 
+import threading
 import zlib
+from xml.sax.saxutils import escape, quoteattr
 
-from voyager_pl import codec as _ref
+import zstandard
 
 cdef extern from *:
     """
@@ -75,9 +78,72 @@ cdef int64_t MAX_COUNT = 1 << 24
 cdef int64_t MAX_META = 1 << 30
 cdef int64_t NUM_LIMIT = 1000000000000000000
 
-assert (_ref.VERSION, _ref.MAXV, _ref.MAX_FILE_BYTES, _ref.MAX_COUNT, _ref.MAX_RUNS, _ref.MAX_TEMPLATE_ID,
-        _ref.MAX_TEMPLATE_OUT, _ref.MAX_META, _ref.NUM_LIMIT) == (
-        VERSION, MAXV, MAX_FILE_BYTES, MAX_COUNT, MAX_RUNS, MAX_TEMPLATE_ID, MAX_TEMPLATE_OUT, MAX_META, NUM_LIMIT)
+# The format's tables and its zstd dictionary (bench/codec_reference.py states them;
+# tests/ext/test_codec.py holds the two to the same values)
+ALPHABETS = (
+    b"0123456789",
+    b"0123456789abcdef",
+    b"0123456789ABCDEF",
+    b"0123456789abcdefghijklmnopqrstuvwxyz",
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+)
+CHUNKS = (19, 16, 16, 12, 12, 10)          # characters per chunk: radix^k < 2^64
+LIMITS = (VERSION, MAXV, MAX_FILE_BYTES, MAX_COUNT, MAX_RUNS, MAX_TEMPLATE_ID, MAX_TEMPLATE_OUT, MAX_META,
+          NUM_LIMIT)
+LEVEL = 6
+# Part of format version 1: what a chunk's metadata commonly holds, so a small
+# chunk does not pay for it (changing it needs a new VERSION).
+DICTIONARY = (
+    b".part01.rar .part001.rar .rar .r00 .r01 .7z.001 .zip .par2 .vol00+01.par2 .vol01+02.par2 "
+    b".vol03+04.par2 .vol07+08.par2 .vol15+16.par2 .nfo .sfv .nzb .srr .mkv .mp4 .avi .m2ts .iso "
+    b".mp3 .flac .m4a .jpg .png .gif .epub .pdf .cbz .cbr .exe .bin "
+    b"2160p 1080p 720p 480p UHD BluRay WEB-DL WEBRip WEB HDTV REMUX BDRip DVDRip x264 x265 h264 "
+    b"H.264 H.265 HEVC AV1 AAC DTS DDP5.1 DD5.1 Atmos TrueHD HDR DV REPACK PROPER COMPLETE iNTERNAL "
+    b"MULTi GERMAN FRENCH DUBBED SUBBED S01E01 .x64 [FLAC] [MP3 320] [MP3 V0] "
+    b"@camelsystem-powerpost.local @ngPost.com .newsmangler "
+    b"\x04\x02\x01\x10\x00\x01-\x02\x01\x08\x00\x0c@gopoststuff"
+    b"\x02\x02\x01 \x00\x07@ngPost"
+    b"\x02\x02\x01 \x00\x0b@ngPost.com"
+    b"\x04\x02\x05\x18\x00\x01-\x03\x00\x05@nyuu"
+    b"\x07\x00\x04part\x01\x00\x02of\x06\x00\x01.\x02\x05\x10\x00\r@JBinUp.local"
+    b"\x03\x00\tpart1of1.\x02\x05\x10\x00\r@JBinUp.local"
+    b"\x03\x00\tpart1of1.\x02\x05\x14\x00\x16@powerpost2000AA.local"
+    b"\x07\x00\x04part\x01\x00\x02of\x06\x00\x01.\x02\x05\x14\x00\x16@powerpost2000AA.local"
+)
+_zparams = zstandard.ZstdCompressionParameters.from_level(
+    LEVEL, format=zstandard.FORMAT_ZSTD1_MAGICLESS, write_checksum=0, write_content_size=0, write_dict_id=0)
+_zdict = zstandard.ZstdCompressionDict(DICTIONARY, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
+_local = threading.local()       # zstd contexts are not thread-safe: one per thread
+
+
+def _compress(bytes raw):
+    c = getattr(_local, "c", None)
+    if c is None:
+        c = _local.c = zstandard.ZstdCompressor(compression_params=_zparams, dict_data=_zdict)
+    return c.compress(raw)
+
+
+def _decompress(data, Py_ssize_t size):
+    """`size` bytes out of a metadata frame. A stream, so that a frame header
+    claiming a huge content size allocates nothing."""
+    d = getattr(_local, "d", None)
+    if d is None:
+        d = _local.d = zstandard.ZstdDecompressor(dict_data=_zdict, format=zstandard.FORMAT_ZSTD1_MAGICLESS,
+                                                  max_window_size=1 << 23)
+    out = bytearray()
+    try:
+        with d.stream_reader(data) as reader:
+            while len(out) <= size:
+                piece = reader.read(size + 1 - len(out))
+                if not piece:
+                    break
+                out += piece
+    except zstandard.ZstdError as e:
+        raise ValueError(f"release chunk: corrupt metadata ({e})") from None
+    if len(out) != size:
+        raise ValueError("release chunk: metadata length mismatch")
+    return bytes(out)
 
 cdef uint8_t IS_ALNUM[256]
 cdef int8_t DIGIT_VAL[6][256]
@@ -94,21 +160,21 @@ cdef uint8_t MID_PLAIN[256]     # 1: a byte an NZB takes as it is (ASCII, no mar
 def _init_tables():
     cdef int c, i
     for i in range(256):
-        IS_ALNUM[i] = 1 if i in _ref.ALNUM else 0
+        IS_ALNUM[i] = 1 if i in ALPHABETS[C_B62] else 0
     for c in range(6):
-        RADIX[c] = _ref.RADIX[c]
-        CHUNK[c] = _ref.CHUNK[c]
+        RADIX[c] = len(ALPHABETS[c])
+        CHUNK[c] = CHUNKS[c]
         for i in range(256):
             DIGIT_VAL[c][i] = -1
-        for i, ch in enumerate(_ref.ALPHABETS[c]):
+        for i, ch in enumerate(ALPHABETS[c]):
             DIGIT_VAL[c][ch] = i
             ALPHA[c][i] = ch
         for i in range(CHUNK[c] + 1):
-            CHUNK_BITS[c][i] = _ref.CHUNK_BITS[c][i]
+            CHUNK_BITS[c][i] = ((<object>RADIX[c]) ** (<object>i) - 1).bit_length()
         for i in range(RADIX[c] * RADIX[c]):
             PAIR[c][2 * i] = ALPHA[c][i // RADIX[c]]
             PAIR[c][2 * i + 1] = ALPHA[c][i % RADIX[c]]
-        full = _ref.RADIX[c] ** _ref.CHUNK[c]   # a Python int
+        full = (<object>RADIX[c]) ** (<object>CHUNK[c])   # a Python int
         FULL[c] = full if full < 2 ** 64 else 0
     for i, p in enumerate([0] + [10 ** k for k in range(1, 20)]):
         POW10[i] = p
@@ -849,8 +915,48 @@ cdef enum:
     COL_MEXC = 8
 
 
+cdef int seg_order(const void* a, const void* b) noexcept nogil:
+    """Python's order of (part, message-id, bytes) tuples, on Segs."""
+    cdef const Seg* x = <const Seg*>a
+    cdef const Seg* y = <const Seg*>b
+    cdef Py_ssize_t m = x.mlen if x.mlen < y.mlen else y.mlen
+    cdef int c
+    if x.part != y.part:
+        return -1 if x.part < y.part else 1
+    c = memcmp(x.mid, y.mid, m)
+    if c:
+        return c
+    if x.mlen != y.mlen:
+        return -1 if x.mlen < y.mlen else 1
+    if x.size != y.size:
+        return -1 if x.size < y.size else 1
+    return 0
+
+
+cdef Py_ssize_t packed_count(bytes packed) noexcept:
+    """The segments of a window's packed list: (part u32 LE, bytes u32 LE,
+    message-id length u8, message-id) each, a short tail ignored."""
+    cdef const uint8_t* p = <const uint8_t*>PyBytes_AS_STRING(packed)
+    cdef Py_ssize_t at = 0, n = PyBytes_GET_SIZE(packed), k = 0
+    while at + 9 <= n:
+        at += 9 + p[at + 8]
+        k += 1
+    return k
+
+
 def encode(files):
     """The chunk of a release: files = [(name, file_bytes, [(part, message_id, article_bytes), ...]), ...]."""
+    return _encode(files, False)
+
+
+def encode_packed(files):
+    """encode() of the window's files as they are: [(name, file_bytes, packed)]
+    with the segments packed (window.segments_of reads them), put in part
+    order here, without a Python object per segment."""
+    return _encode(files, True)
+
+
+cdef bytes _encode(files, bint packed):
     cdef _Ctx ctx = _Ctx()
     cdef list norm = []
     cdef Py_ssize_t total = 0, i, k, n, off, nfiles, single_i = 0, prev, nexc
@@ -869,6 +975,8 @@ def encode(files):
     cdef list insts = []
     cdef dict inst_ids = {}
 
+    cdef Py_ssize_t cnt, at, plen
+    cdef const uint8_t* pp
     for f in files:
         if len(f) != 3:
             raise ValueError("release chunk: a file is (name, file_bytes, segments)")
@@ -876,12 +984,18 @@ def encode(files):
         if not isinstance(name, bytes):
             raise TypeError(f"release chunk: file name must be bytes, not {type(name).__name__}")
         get_int(fb, MAX_FILE_BYTES, "file bytes")
-        if not isinstance(segs, (list, tuple)):
-            segs = list(segs)
-        total += len(segs)
+        if packed:
+            if type(segs) is not bytes:
+                raise TypeError(f"release chunk: packed segments must be bytes, not {type(segs).__name__}")
+            cnt = packed_count(segs)
+        else:
+            if not isinstance(segs, (list, tuple)):
+                segs = list(segs)
+            cnt = len(segs)
+        total += cnt
         if total > MAX_COUNT:
             raise ValueError("release chunk: too many segments")
-        norm.append((name, fb, segs))
+        norm.append((name, fb, segs, cnt))
     nfiles = len(norm)
     if nfiles > MAX_COUNT:
         raise ValueError("release chunk: too many files")
@@ -890,6 +1004,22 @@ def encode(files):
         raise MemoryError()
     k = 0
     for f in norm:
+        if packed:                      # the message-ids stay in the packed bytes, which norm holds
+            raw = f[2]
+            pp = <const uint8_t*>PyBytes_AS_STRING(raw)
+            plen = PyBytes_GET_SIZE(raw)
+            at = 0
+            fs = &ctx.segs[k]
+            while at + 9 <= plen:
+                s = &ctx.segs[k]
+                s.part = pp[at] | (pp[at + 1] << 8) | (pp[at + 2] << 16) | (<int64_t>pp[at + 3] << 24)
+                s.size = pp[at + 4] | (pp[at + 5] << 8) | (pp[at + 6] << 16) | (<int64_t>pp[at + 7] << 24)
+                s.mlen = pp[at + 8]
+                s.mid = pp + at + 9
+                at += 9 + s.mlen
+                k += 1
+            qsort(fs, f[3], sizeof(Seg), seg_order)
+            continue
         for sg in f[2]:
             if len(sg) != 3:
                 raise ValueError("release chunk: a segment is (part, message_id, article_bytes)")
@@ -905,26 +1035,27 @@ def encode(files):
             s.size = get_int(sg[2], MAXV, "article bytes")
             k += 1
     ctx.nsegs = total
+    norm = [(f[0], f[1], f[3], f[2]) for f in norm]     # (name, file bytes, segment count, what holds them)
 
     # the one-segment files' group
     off = 0
     n = 0
     for f in norm:
-        if len(f[2]) == 1:
+        if f[2] == 1:
             n += 1
     if n:
         group_reset(&ctx.single, n)
         k = 0
         for f in norm:
-            if len(f[2]) == 1:
+            if f[2] == 1:
                 ctx.single.mem[k] = &ctx.segs[off]
                 k += 1
-            off += len(f[2])
+            off += f[2]
         infer(&ctx.single, 1)
 
     off = 0
     for f in norm:
-        n = len(f[2])
+        n = f[2]
         fs = &ctx.segs[off]
         off += n
         if n == 0:
@@ -1008,11 +1139,11 @@ def encode(files):
     for f in norm:
         put_varint(meta, <uint64_t>(<int64_t>f[1]))
     for f in norm:
-        put_varint(meta, len(f[2]))
+        put_varint(meta, f[2])
     for i in range(9):
         put_bytes(meta, cols[i].p, cols[i].n)
     meta_bytes = PyBytes_FromStringAndSize(<char*>meta.p, meta.n)
-    z = _ref._compress(meta_bytes)
+    z = _compress(meta_bytes)
     cdef Buf out
     out.p = NULL
     out.n = out.cap = 0
@@ -1384,7 +1515,7 @@ cdef int d_parse(_DCtx ctx, bytes buf) except -1:
     if head & 1:
         stored = rd_u(&h)
         rd_take(&h, stored)
-        meta_obj = _ref._decompress(buf[h.pos - stored:h.pos], meta_len)
+        meta_obj = _decompress(buf[h.pos - stored:h.pos], meta_len)
     else:
         rd_take(&h, meta_len)
         meta_obj = buf[h.pos - meta_len:h.pos]
@@ -1916,21 +2047,10 @@ cdef enum:
     SEG_LINE_MAX = 19 + 20 + 10 + 20 + 2 + 11     # a segment line but its message-id
 
 
-def decode_nzb(data, bytes head not None, bytes file_open not None, bytes file_groups not None):
-    """The NZB of a chunk as UTF-8, without decode's objects: web/nzbs.py's
-    render_bytes(decode(data), ...) byte for byte, given its parts.
-
-    head: the document up to and with the newline after </head>; file_open:
-    a <file> element's start up to `subject=`; file_groups: from the `>` after
-    the subject to the newline after <segments>. Each file's subject is
-    `"<name>" yEnc (1/<highest part>)` as quoteattr writes it, its segments
-    in order of (part, message-id, bytes) with escape(_text(...)) of names and
-    message-ids. ValueError on a chunk decode refuses."""
-    cdef _DCtx ctx = _DCtx()
-    d_parse(ctx, data if type(data) is bytes else bytes(data))
-    cdef Py_ssize_t i, k, j, t, nn, m, namelen
+cdef int nzb_files(_DCtx ctx, bytes file_open, bytes file_groups) except -1:
+    """The <file> elements of ctx's chunk at ctx.op + ctx.on, to the chunk's end."""
+    cdef Py_ssize_t i, k, j, nn, m, namelen
     cdef Py_ssize_t lo = PyBytes_GET_SIZE(file_open), lg = PyBytes_GET_SIZE(file_groups)
-    cdef Py_ssize_t lh = PyBytes_GET_SIZE(head)
     cdef const int64_t* parts = ctx.parts
     cdef const int64_t* sizes = ctx.sizes
     cdef const uint8_t* mid
@@ -1938,16 +2058,8 @@ def decode_nzb(data, bytes head not None, bytes file_open not None, bytes file_g
     cdef uint8_t* o
     cdef Py_ssize_t* order
     cdef int64_t total
-    cdef bint sorted_, apos, plain
-    global _s_parts, _s_sizes, _s_moff, _s_mlen, _s_pool, _scratch_busy
-    if not _scratch_busy:               # (taken only while another thread's call waits in d_parse)
-        _scratch_busy = True
-        ctx.scratch = True
-        ctx.op = _scratch
-        ctx.ocap = _scratch_cap
-    out_room(ctx, nzb_bound(ctx, lh + 7, lo + lg + FILE_EXTRA))
-    memcpy(ctx.op, PyBytes_AS_STRING(head), lh)
-    ctx.on = lh
+    cdef bint sorted_, apos
+    global _s_parts, _s_sizes, _s_moff, _s_mlen, _s_pool
     for i in range(ctx.nfiles):
         nn = d_file(ctx, i)
         sorted_ = True
@@ -2026,10 +2138,69 @@ def decode_nzb(data, bytes head not None, bytes file_open not None, bytes file_g
         o += 23
         ctx.on = o - ctx.op
     d_end(ctx)
+    return 0
+
+
+def decode_nzb(chunks, bytes head not None, bytes file_open not None, bytes file_groups not None):
+    """The NZB of a release's chunks as UTF-8, in one pass, without decode's
+    objects: the files of each chunk in turn, as stored.
+
+    head: the document up to and with the newline after </head>; file_open:
+    a <file> element's start up to `subject=`; file_groups: from the `>` after
+    the subject to the newline after <segments>. Each file's subject is
+    `"<name>" yEnc (1/<highest part>)` as quoteattr writes it, its segments
+    in order of (part, message-id, bytes) with names and message-ids as text
+    (UTF-8, else Latin-1), escaped. ValueError on a chunk decode refuses."""
+    cdef _DCtx ctx = None, nxt
+    cdef Py_ssize_t lh = PyBytes_GET_SIZE(head)
+    cdef Py_ssize_t per_file = PyBytes_GET_SIZE(file_open) + PyBytes_GET_SIZE(file_groups) + FILE_EXTRA
+    global _scratch_busy
+    for data in chunks:
+        nxt = _DCtx()
+        d_parse(nxt, data if type(data) is bytes else bytes(data))
+        if ctx is None:
+            if not _scratch_busy:       # (taken only while another thread's call waits in d_parse)
+                _scratch_busy = True
+                nxt.scratch = True
+                nxt.op = _scratch
+                nxt.ocap = _scratch_cap
+            out_room(nxt, nzb_bound(nxt, lh + 7, per_file))
+            memcpy(nxt.op, PyBytes_AS_STRING(head), lh)
+            nxt.on = lh
+        else:                           # the document so far goes on in the next chunk's context
+            nxt.op, nxt.ocap, nxt.on, nxt.scratch = ctx.op, ctx.ocap, ctx.on, ctx.scratch
+            ctx.op, ctx.ocap, ctx.on, ctx.scratch = NULL, 0, 0, False
+            out_room(nxt, nzb_bound(nxt, 7, per_file))
+        ctx = nxt
+        nzb_files(ctx, file_open, file_groups)
+    if ctx is None:
+        return head + b"</nzb>\n"
     out_room(ctx, 7)
     memcpy(ctx.op + ctx.on, b"</nzb>\n", 7)
     ctx.on += 7
     return PyBytes_FromStringAndSize(<char*>ctx.op, ctx.on)
+
+
+DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
+           '"http://www.newzbin.com/DTD/nzb/nzb-1.1.dtd">')
+NAMESPACE = "http://www.newzbin.com/DTD/2003/nzb"
+
+
+def nzb(chunks, title, poster, posted_at, groups, category=None, password=None):
+    """The NZB 1.1 of a release as UTF-8, what voyager.nzb() and the web serve:
+    <meta> for the title, the category and a known password, then a <file> per
+    file of its chunks with the release's poster, date and groups."""
+    head = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>",
+            f'  <meta type="title">{escape(title or "")}</meta>']
+    if category:
+        head.append(f'  <meta type="category">{escape(str(category))}</meta>')
+    if password:
+        head.append(f'  <meta type="password">{escape(password)}</meta>')
+    head.append(" </head>\n")
+    group_xml = "".join([f"<group>{escape(g)}</group>" for g in (groups or [])])
+    return decode_nzb(chunks, "\n".join(head).encode("utf-8"),
+                      f" <file poster={quoteattr(poster or '')} date=\"{int(posted_at or 0)}\" subject=".encode(),
+                      f">\n  <groups>{group_xml}</groups>\n  <segments>\n".encode())
 
 
 cdef enum:

@@ -10,6 +10,7 @@ reported by reason and the caller counts and skips it. Nothing here raises on
 input.
 """
 from libc.string cimport memchr
+from ext.chars cimport lower
 
 import zlib
 
@@ -51,12 +52,6 @@ cdef inline long long days_from_civil(long long y, long long m, long long d) noe
     cdef long long doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
     cdef long long doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
-
-
-cdef inline int lower(char c) noexcept nogil:
-    if 65 <= c <= 90:
-        return c + 32
-    return c
 
 
 cdef int month_of(const char* p) noexcept nogil:

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-# python3-zstandard: the server's own Python decodes release chunks (voyager_pl.codec);
+# python3-zstandard: the server's own Python decodes release chunks (voyager_pl_ext.codec);
 # chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads)
 APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium)
 
@@ -40,7 +40,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.voyager-installed
 # Reinstalled (and the Cython extension rebuilt) when the metadata or ext/ changes.
-want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd web/*.pyx 2>/dev/null | sha1sum | cut -d' ' -f1)
+want=$(cat pyproject.toml setup.py ext/*.pyx ext/*.pxd 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing the Python packages into .venv"
   # quiet unless it fails: the build's own warnings are noise here
@@ -64,11 +64,11 @@ $sudo_ cp -r "$root/plpython/voyager_pl" "$site/voyager_pl"
 $sudo_ find "$site/voyager_pl" -name '__pycache__' -prune -exec rm -rf {} +
 /usr/bin/python3 -c 'import voyager_pl' || { echo "setup: the server's python3 cannot import voyager_pl" >&2; exit 1; }
 # The compiled codec (ext/codec.pyx, built above for CPython 3.11 like Debian's
-# python3) beside it as voyager_pl_ext: voyager_pl.nzb decodes chunks with it,
-# and falls back to the pure-Python twin when it is missing or will not load.
+# python3) beside it as voyager_pl_ext: voyager.nzb() writes NZBs with it, and
+# there is no other writer, so a server without it is a failed set-up.
 $sudo_ rm -rf "$site/voyager_pl_ext"
 $sudo_ mkdir -p "$site/voyager_pl_ext"
 $sudo_ touch "$site/voyager_pl_ext/__init__.py"
-$sudo_ cp ext/codec.cpython-311-*.so "$site/voyager_pl_ext/" 2>/dev/null || true
-/usr/bin/python3 -c 'from voyager_pl_ext.codec import decode' 2>/dev/null \
-  || echo "setup: the server's python3 cannot load the compiled codec; NZBs use the Python twin"
+$sudo_ cp ext/codec.cpython-311-*.so "$site/voyager_pl_ext/"
+/usr/bin/python3 -c 'from voyager_pl_ext.codec import nzb; from voyager_pl.nzb import build' \
+  || { echo "setup: the server's python3 cannot load the compiled codec (voyager_pl_ext)" >&2; exit 1; }

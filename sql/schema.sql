@@ -1740,27 +1740,12 @@ $$;
 --
 
 CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
-    LANGUAGE plpgsql STABLE
+    LANGUAGE sql STABLE
     AS $$
-DECLARE
-    r record;
-BEGIN
-    SELECT rel.name, p.poster, extract(epoch FROM rel.posted_at)::bigint AS posted, gs.groups,
-           (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
-              LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = rel.category) AS category,
-           (SELECT pw.password FROM voyager.release_passwords pw WHERE pw.release_id = rel.id) AS password,
-           c.chunk
-      INTO r
-      FROM voyager.releases rel
-      JOIN voyager.posters p ON p.id = rel.poster_id
-      JOIN voyager.group_sets gs ON gs.id = rel.group_set_id
-      JOIN voyager.release_chunks c ON c.month = voyager.chunk_month(rel.posted_at) AND c.release_id = rel.id
-     WHERE rel.id = p_release_id;
-    IF NOT FOUND THEN
-        RETURN NULL;
-    END IF;
-    RETURN voyager.nzb_from_chunk(r.chunk, r.name, r.poster, r.posted, r.groups, r.category, r.password);
-END $$;
+SELECT voyager.nzb_from_chunks(s.chunks, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password)
+  FROM voyager.nzb_source(p_release_id) s
+ WHERE s.chunks IS NOT NULL
+$$;
 
 
 --
@@ -1772,6 +1757,41 @@ CREATE FUNCTION voyager.nzb_from_chunk(chunk bytea, title text, poster text, pos
     AS $$
 from voyager_pl.nzb import build
 return build(chunk, title, poster, posted_at, groups, category, password)
+$$;
+
+
+--
+-- Name: nzb_from_chunks(bytea[], text, text, bigint, text[], text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nzb_from_chunks(chunks bytea[], title text, poster text, posted_at bigint, groups text[], category text DEFAULT NULL::text, password text DEFAULT NULL::text) RETURNS text
+    LANGUAGE plpython3u IMMUTABLE
+    AS $$
+from voyager_pl.nzb import build_chunks
+return build_chunks(chunks, title, poster, posted_at, groups, category, password)
+$$;
+
+
+--
+-- Name: nzb_source(bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint, name text, poster text, posted bigint, groups text[], category integer, password text, password_status smallint, nzb_category text, chunks bytea[])
+    LANGUAGE sql STABLE
+    AS $$
+SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.groups,
+       coalesce(r.category, 8010), pw.password, pw.status,
+       (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
+          LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category),
+       coalesce((SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
+                  WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id),
+                (SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
+                  WHERE c.release_id = r.id))
+  FROM voyager.releases r
+  JOIN voyager.posters p ON p.id = r.poster_id
+  JOIN voyager.group_sets gs ON gs.id = r.group_set_id
+  LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+ WHERE r.id = p_release_id
 $$;
 
 

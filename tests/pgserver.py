@@ -57,7 +57,7 @@ def throwaway_cluster():
 @contextlib.contextmanager
 def container_server():
     """Debian's PostgreSQL 15 in a container, with PL/Python and this
-    checkout's plpython package installed into the container's python3."""
+    checkout's plpython package and compiled codec installed into the container's python3."""
     from testcontainers.postgres import PostgresContainer
 
     with PostgresContainer("postgres:15-bookworm", username="voyager", password="voyager",
@@ -73,22 +73,59 @@ def container_server():
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:
             tar.add(PROJECT_ROOT / "plpython" / "voyager_pl", arcname="voyager_pl")
+            # the compiled codec beside it, as scripts/setup.sh installs it (bookworm's python3 is 3.11 too)
+            tar.add(_compiled_codec(), arcname="voyager_pl_ext/" + _compiled_codec().name)
+            info = tarfile.TarInfo("voyager_pl_ext/__init__.py")
+            tar.addfile(info, io.BytesIO(b""))
         container.put_archive("/usr/local/lib/python3.11/dist-packages", buf.getvalue())
         host, port = pg.get_container_host_ip(), pg.get_exposed_port(5432)
         yield f"postgresql://voyager:voyager@{host}:{port}/postgres"
 
 
+def _compiled_codec() -> Path:
+    found = sorted((PROJECT_ROOT / "ext").glob("codec.cpython-311-*.so"))
+    if not found:
+        raise RuntimeError("ext/codec.pyx is not built for CPython 3.11: run scripts/setup.sh")
+    return found[0]
+
+
+def check_server_python(admin_dsn: str) -> None:
+    """The server's PL/Python loads voyager_pl and the compiled codec
+    (voyager_pl_ext), the only NZB writer there is; RuntimeError if not."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"voyager_pl_check_{os.getpid()}"
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        with psycopg.connect(admin_dsn, dbname=name, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION plpython3u")
+            conn.execute("DO $$ from voyager_pl.nzb import build; from voyager_pl_ext.codec import nzb $$ "
+                         "LANGUAGE plpython3u")
+    except psycopg.Error as e:
+        raise RuntimeError("the test server's python3 cannot load voyager_pl and the compiled codec "
+                           f"(voyager_pl_ext): run scripts/setup.sh where the server runs ({e})") from None
+    finally:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 @contextlib.contextmanager
 def open_server():
-    """Yields (admin DSN to the `postgres` database, Cluster or None)."""
+    """Yields (admin DSN to the `postgres` database, Cluster or None), its
+    PL/Python checked for the compiled codec."""
     dsn = os.environ.get("VOYAGER_TEST_DSN")
     if dsn:
+        check_server_python(dsn)
         yield dsn, None
     elif _local_postgres():
         with throwaway_cluster() as cluster:
+            check_server_python(cluster.dsn())
             yield cluster.dsn(), cluster
     elif _docker_answers():
         with container_server() as dsn:
+            check_server_python(dsn)
             yield dsn, None
     else:
         raise RuntimeError("no PostgreSQL for the tests: run `make setup`, or set VOYAGER_TEST_DSN")

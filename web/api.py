@@ -21,7 +21,7 @@ from sanic.response import HTTPResponse, raw
 from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import CHUNK_SQL, nzb_bytes, release_chunk
+from .nzbs import CHUNK_SQL, nzb_bytes
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -389,7 +389,7 @@ def _filename(name: str) -> str:
 def _get_sql(find: str) -> str:
     """One round trip: the counted download, then (when granted) the release and its chunk."""
     return f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
-            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} AND u.code = 0) c ON true"""
+            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0) c ON true"""
 
 
 GET_BY_GUID = _get_sql("SELECT id FROM voyager.releases WHERE release_key = %(arg)s")
@@ -418,9 +418,7 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
     rel = row if row["id"] is not None else None
-    if rel is not None and rel["chunk"] is None:
-        rel = await release_chunk(conn, rel["id"])          # a chunk filed under another month
-    if rel is None or rel["chunk"] is None:
+    if rel is None or rel["chunks"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)
 

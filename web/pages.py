@@ -385,9 +385,9 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     words, _ = search.split_words(request.args.get("q") or "")
     chunk = await release_chunk(conn, rel["id"])
     files, broken = [], False
-    if chunk and chunk["chunk"] is not None:
+    if chunk and chunk["chunks"] is not None:
         try:
-            files = file_list(chunk["chunk"])
+            files = file_list(chunk["chunks"])
         except ValueError:
             broken = True
     matched = [(k, t) for k, t in texts if words and all(w in t.lower() for w in words)]
@@ -411,7 +411,7 @@ async def nzb_download(request: Request, guid: str) -> HTTPResponse:
     if code:
         return render(request, "error.html", status=403, message="Downloads are not open to this account.")
     chunk = await release_chunk(conn, rel["id"])
-    if chunk is None or chunk["chunk"] is None:
+    if chunk is None or chunk["chunks"] is None:
         return render(request, "error.html", status=404, message="This release has no segments.")
     try:
         return nzb_response(chunk, request.app.ctx.cats)

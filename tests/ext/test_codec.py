@@ -1,4 +1,4 @@
-"""The release chunk codec: ext/codec.pyx against its reference twin plpython/voyager_pl/codec.py."""
+"""The release chunk codec: ext/codec.pyx against its oracle bench/codec_reference.py."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ext import codec
-from voyager_pl import codec as ref
+from bench import codec_reference as ref
 from bench import codec as codec_bench
 from sim.generate import Options, generate
 
@@ -112,7 +112,7 @@ files_st = st.lists(st.tuples(st.binary(max_size=40), st.integers(0, (1 << 63) -
 def roundtrip(files) -> bytes:
     a = ref.encode(files)
     b = codec.encode(files)
-    assert a == b, "ext.codec and voyager_pl.codec disagree"
+    assert a == b, "ext.codec and the oracle disagree"
     assert codec.decode(a) == files
     assert ref.decode(a) == files
     return a
@@ -301,3 +301,28 @@ def test_corpus_speed(corpus):
     result = codec_bench.bench(corpus, repeat=3)
     assert result["encode_segments_per_cpu_s"] >= 1_000_000, result
     assert result["decode_segments_per_cpu_s"] >= 2_000_000, result
+
+
+def test_the_format_tables_are_the_oracles():
+    """The compiled codec states the format's tables itself (it imports no twin): the oracle's."""
+    assert codec.LIMITS == (ref.VERSION, ref.MAXV, ref.MAX_FILE_BYTES, ref.MAX_COUNT, ref.MAX_RUNS,
+                            ref.MAX_TEMPLATE_ID, ref.MAX_TEMPLATE_OUT, ref.MAX_META, ref.NUM_LIMIT)
+    assert list(codec.ALPHABETS) == ref.ALPHABETS and list(codec.CHUNKS) == ref.CHUNK
+    assert codec.DICTIONARY == ref.DICTIONARY and codec.LEVEL == ref.LEVEL
+
+
+@settings(max_examples=300, deadline=None)
+@given(files=st.lists(st.tuples(
+    st.binary(max_size=12), st.integers(0, 10**12),
+    st.lists(st.tuples(st.one_of(st.integers(0, 30), st.integers(0, 2**32 - 1)), st.binary(max_size=40),
+                       st.one_of(st.integers(0, 800_000), st.integers(0, 2**32 - 1))), max_size=10)), max_size=5))
+def test_the_windows_packed_segments_encode_as_their_tuples(files):
+    """encode_packed reads the window's packed segment lists (no Python object a
+    segment) to the chunk encode makes of segments_of's tuples."""
+    import struct
+
+    from ext.window import segments_of
+
+    packed = [(name, fb, b"".join(struct.pack("<IIB", p, b, len(m)) + m for p, m, b in segs))
+              for name, fb, segs in files]
+    assert codec.encode_packed(packed) == codec.encode([(n, fb, segments_of(p)) for n, fb, p in packed])

@@ -1,17 +1,21 @@
-"""The web's NZB bytes: the C segment lines (web/_nzbfast.pyx) write what
-voyager_pl.nzb.render writes, for any files; and a chunk's file list."""
+"""The one NZB writer (ext.codec.nzb, behind voyager.nzb() and t=get) against
+the plain-Python oracle (bench/nzb_reference.py over bench/codec_reference.py), for
+any files and chunks; voyager.nzb(id) and t=get byte for byte for every
+release of the web's replayed catalog; and a chunk's file list."""
 from __future__ import annotations
 
 import random
 
+import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ext import codec
 from tests.ext import test_codec
-from voyager_pl import codec as codec_ref
-from voyager_pl.nzb import render
+from bench import codec_reference as codec_ref
+from bench.nzb_reference import render
+from tests.web.util import api
 from web import nzbs
 
 mids = st.one_of(st.binary(min_size=1, max_size=30), st.text(min_size=1, max_size=20).map(str.encode),
@@ -21,28 +25,77 @@ files = st.lists(st.tuples(st.binary(max_size=20), st.integers(0, 10**12), segme
 words = st.text(max_size=20)
 
 
-def test_the_extension_is_built():
-    assert nzbs.segment_lines is not None, "web/_nzbfast.pyx: run scripts/setup.sh"
-
-
 @settings(max_examples=300, deadline=None)
 @given(files=files, title=words, poster=words, posted=st.one_of(st.none(), st.integers(0, 2**40)),
        groups=st.lists(words, max_size=3), category=st.one_of(st.none(), words),
        password=st.one_of(st.none(), words))
-def test_render_bytes_is_render(files, title, poster, posted, groups, category, password):
+def test_the_writer_is_render(files, title, poster, posted, groups, category, password):
     want = render(files, title, poster, posted, groups, category, password).encode("utf-8", "surrogatepass")
-    assert nzbs.render_bytes(files, title, poster, posted, groups, category, password) == want
+    assert codec.nzb([codec.encode(files)], title, poster, posted, groups, category, password) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(chunks=st.lists(files, max_size=4), title=words, category=st.one_of(st.none(), words))
+def test_a_release_of_several_chunks(chunks, title, category):
+    """The files of each chunk in turn, as stored: one document, one head."""
+    want = render([f for fs in chunks for f in fs], title, "p", 7, ["a.b.c"], category, None).encode("utf-8")
+    assert codec.nzb([codec.encode(fs) for fs in chunks], title, "p", 7, ["a.b.c"], category, None) == want
 
 
 def test_a_chunks_file_list():
     chunk = codec.encode([(b"b.part2.rar", 2000, [(1, b"m1@x", 1000), (2, b"m2@x", 1100)]),
                           (b"a.nfo", 10, [(1, b"m3@x", 50)])])
-    assert nzbs.file_list(chunk) == [
+    assert nzbs.file_list([chunk]) == [
         {"name": "a.nfo", "bytes": 10, "segments": 1, "article_bytes": 50, "parts": (1, 1)},
         {"name": "b.part2.rar", "bytes": 2000, "segments": 2, "article_bytes": 2100, "parts": (1, 2)}]
 
 
-# -- the one-pass NZB (ext.codec.decode_nzb): render_bytes(decode(chunk)) byte for byte ------------
+def _oracle(conn, release_id: int) -> bytes:
+    """The NZB the plain-Python oracle writes from the release's rows."""
+    name, poster, posted, groups, category, password, chunk = conn.execute(
+        """SELECT r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.groups,
+                  (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
+                     LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category),
+                  (SELECT pw.password FROM voyager.release_passwords pw WHERE pw.release_id = r.id), c.chunk
+             FROM voyager.releases r JOIN voyager.posters p ON p.id = r.poster_id
+             JOIN voyager.group_sets gs ON gs.id = r.group_set_id
+             JOIN voyager.release_chunks c ON c.release_id = r.id WHERE r.id = %s""", (release_id,)).fetchone()
+    return render(codec_ref.decode(chunk), name, poster, posted, groups, category, password).encode("utf-8")
+
+
+def test_voyager_nzb_is_t_get_for_every_release(app, keys, web_dsn):
+    """Every release of the replayed catalog: voyager.nzb(id), t=get and the
+    oracle write the same bytes, with a password in the meta and with the
+    chunk filed under another month (the any-month lookup of both)."""
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.users SET downloads_per_day = 100000 WHERE name = 'alice'")
+        rows = conn.execute("SELECT r.id, encode(r.release_key, 'hex') FROM voyager.releases r "
+                            "JOIN voyager.release_chunks c ON c.release_id = r.id ORDER BY r.id").fetchall()
+        assert len(rows) >= 10
+        first = rows[0][0]
+        conn.execute("INSERT INTO voyager.release_passwords (release_id, status, password) VALUES (%s, 1, 'pw & <x>')",
+                     (first,))
+
+        def same(rid: int, guid: str) -> None:
+            (text,) = conn.execute("SELECT voyager.nzb(%s)", (rid,)).fetchone()
+            resp = api(app, t="get", id=guid, apikey=keys["alice"])
+            assert resp.status == 200, resp.text[:300]
+            assert text is not None and resp.body == text.encode("utf-8") == _oracle(conn, rid), rid
+
+        for rid, guid in rows:
+            same(rid, guid)
+        assert b'<meta type="password">pw &amp; &lt;x&gt;</meta>' in conn.execute(
+            "SELECT convert_to(voyager.nzb(%s), 'UTF8')", (first,)).fetchone()[0]
+        moved = rows[-1][0]
+        conn.execute("UPDATE voyager.release_chunks SET month = month - interval '13 months' WHERE release_id = %s",
+                     (moved,))
+        assert conn.execute("SELECT count(*) FROM voyager.release_chunks c JOIN voyager.releases r ON r.id = c.release_id "
+                            "WHERE r.id = %s AND c.month = voyager.chunk_month(r.posted_at)", (moved,)).fetchone()[0] == 0
+        same(moved, rows[-1][1])
+        assert conn.execute("SELECT voyager.nzb(-1)").fetchone()[0] is None
+
+
+# -- the one-pass writer (ext.codec.decode_nzb) against the oracle, byte for byte ---------------------
 
 # names and message-ids with what render escapes or decodes differently: markup, quotes,
 # control characters, non-ASCII text, bytes that are not UTF-8 (Latin-1) and the UTF-8
@@ -89,26 +142,18 @@ odd_files = st.lists(st.tuples(odd_bytes, st.integers(0, (1 << 63) - 1), odd_seg
 
 
 def _both(chunk: bytes, *meta) -> bytes:
-    """decode_nzb's bytes, checked against render_bytes(decode(...)) and render()."""
-    got = nzbs.chunk_nzb(chunk, *meta)
-    want = nzbs.render_bytes(codec.decode(chunk), *meta)
-    assert got == want
+    """The writer's bytes, checked against the oracle's render(decode(...))."""
+    got = codec.nzb([chunk], *meta)
+    assert got == render(codec_ref.decode(chunk), *meta).encode("utf-8")
     return got
-
-
-def test_decode_nzb_is_built():
-    assert nzbs.decode_nzb is not None, "ext/codec.pyx: run scripts/setup.sh"
 
 
 @settings(max_examples=500, deadline=None)
 @given(files=odd_files, title=words, poster=words, posted=st.one_of(st.none(), st.integers(0, 2**40)),
        groups=st.lists(words, max_size=3), category=st.one_of(st.none(), words),
        password=st.one_of(st.none(), words))
-def test_decode_nzb_is_render_bytes(files, title, poster, posted, groups, category, password):
-    chunk = codec.encode(files)
-    got = _both(chunk, title, poster, posted, groups, category, password)
-    want = render(codec.decode(chunk), title, poster, posted, groups, category, password)
-    assert got == want.encode("utf-8")
+def test_decode_nzb_is_render(files, title, poster, posted, groups, category, password):
+    _both(codec.encode(files), title, poster, posted, groups, category, password)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -136,14 +181,14 @@ def test_decode_nzb_refuses_what_decode_refuses():
     for blob in test_codec._samples():
         for n in range(len(blob)):
             with pytest.raises(ValueError):
-                codec.decode_nzb(blob[:n], b"", b"", b"")
+                codec.decode_nzb([blob[:n]], b"", b"", b"")
         for i in range(len(blob)):
             flipped = bytearray(blob)
             flipped[i] ^= 0x10
             with pytest.raises(ValueError):
-                codec.decode_nzb(bytes(flipped), b"", b"", b"")
+                codec.decode_nzb([bytes(flipped)], b"", b"", b"")
     with pytest.raises(ValueError):
-        nzbs.nzb_bytes({"chunk": b"\x01garbage", "name": "n", "poster": "p", "posted": 0, "groups": [],
+        nzbs.nzb_bytes({"chunks": [b"\x01garbage"], "name": "n", "poster": "p", "posted": 0, "groups": [],
                         "nzb_category": None, "password": None})
 
 
@@ -167,9 +212,9 @@ def test_decode_nzb_mangled_with_good_checksum(which, pos, value, in_meta, cut):
         files = codec.decode(data)
     except ValueError:
         with pytest.raises(ValueError):
-            codec.decode_nzb(data, b"", b"", b"")
+            codec.decode_nzb([data], b"", b"", b"")
         return
-    assert nzbs.chunk_nzb(data, "t", "p", 0, [], None, None) == nzbs.render_bytes(files, "t", "p", 0, [], None, None)
+    assert codec.nzb([data], "t", "p", 0, [], None, None) == render(files, "t", "p", 0, [], None, None).encode("utf-8")
 
 
 def test_decode_nzb_many_segments():

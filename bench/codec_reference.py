@@ -1,10 +1,9 @@
-"""The release chunk codec, pure Python: the reference twin of ext/codec.pyx.
+"""The release chunk codec, pure Python: the oracle of ext/codec.pyx (and
+`python -m bench.codec CORPUS ref`).
 
-It lives in the PL/Python package so that the database's own Python decodes
-chunks (NZBs are built in the database); the virtualenv imports it from here too.
-
-Both produce byte-identical chunks; this one is the readable statement of the
-format (and the fallback), the Cython one is the fast path.
+Both produce byte-identical chunks (tests/ext/test_codec.py compares them);
+this one is the readable statement of the format, the compiled one is the
+only one deployed (the window, the web and the server's PL/Python use it).
 
     encode(files) -> bytes
     decode(data) -> files

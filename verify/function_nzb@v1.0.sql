@@ -1,0 +1,2 @@
+-- Verify voyager:function_nzb on pg
+SELECT 'voyager.nzb(bigint)'::regprocedure;
