@@ -25,6 +25,8 @@ from cpython.buffer cimport PyBUF_READ
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memchr, memcpy, memcmp, memset
 from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t, uint32_t
+from ext.buf cimport Buf, buf_grow, put_byte, put_bytes, put_varint
+from ext.chars cimport parse_num
 
 import threading
 import zlib
@@ -187,56 +189,7 @@ def _init_tables():
 
 _init_tables()
 
-# -- growable byte buffers and the bit writer ---------------------------------------
-
-cdef struct Buf:
-    uint8_t* p
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
-cdef int buf_grow(Buf* b, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t cap = b.cap * 2
-    if cap < b.n + extra:
-        cap = b.n + extra
-    if cap < 256:
-        cap = 256
-    cdef uint8_t* p = <uint8_t*>realloc(b.p, cap)
-    if p == NULL:
-        raise MemoryError()
-    b.p = p
-    b.cap = cap
-    return 0
-
-
-cdef inline int put_byte(Buf* b, uint8_t c) except -1:
-    if b.n + 1 > b.cap:
-        buf_grow(b, 1)
-    b.p[b.n] = c
-    b.n += 1
-    return 0
-
-
-cdef inline int put_bytes(Buf* b, const uint8_t* s, Py_ssize_t n) except -1:
-    if b.n + n > b.cap:
-        buf_grow(b, n)
-    if n:
-        memcpy(b.p + b.n, s, n)
-    b.n += n
-    return 0
-
-
-cdef inline int put_varint(Buf* b, uint64_t v) except -1:
-    if b.n + 10 > b.cap:
-        buf_grow(b, 10)
-    while v >= 0x80:
-        b.p[b.n] = <uint8_t>((v & 0x7F) | 0x80)
-        b.n += 1
-        v >>= 7
-    b.p[b.n] = <uint8_t>v
-    b.n += 1
-    return 0
-
+# -- the bit writer (the byte buffers are ext/buf.pxd's) -----------------------------
 
 cdef inline uint64_t zz(int64_t v) noexcept nogil:
     return (<uint64_t>v << 1) ^ <uint64_t>(v >> 63)
@@ -307,19 +260,6 @@ cdef inline int fmt_u64(uint8_t* out, uint64_t v) noexcept nogil:
     else:
         out[i - 1] = <uint8_t>(48 + v)
     return n
-
-
-cdef inline int64_t parse_num(const uint8_t* s, Py_ssize_t n) noexcept nogil:
-    """A decimal of 1..18 digits without a leading zero, or -1."""
-    cdef int64_t v = 0
-    cdef Py_ssize_t i
-    if n <= 0 or n > 18 or (n > 1 and s[0] == 48):
-        return -1
-    for i in range(n):
-        if s[i] < 48 or s[i] > 57:
-            return -1
-        v = v * 10 + (s[i] - 48)
-    return v
 
 
 cdef inline Py_ssize_t find(const uint8_t* h, Py_ssize_t hn, const uint8_t* s, Py_ssize_t sn) noexcept nogil:
@@ -540,7 +480,7 @@ cdef int plan_run(Group* g, int j, int single, int after_at, int has_total, int6
             pl.kind = P_LIT
             return 0
         if l0 >= 4:
-            x = parse_num(v0, l0)
+            x = parse_num(<const char*>v0, l0)
             if x >= 0:
                 pl.kind = P_NUM
                 pl.base = x
@@ -598,7 +538,7 @@ cdef int plan_run(Group* g, int j, int single, int after_at, int has_total, int6
         if not g.match[k]:
             continue
         rk = RO(g, k, j)
-        x = parse_num(g.mem[k].mid + rk[0], rk[1] - rk[0])
+        x = parse_num(<const char*>(g.mem[k].mid + rk[0]), rk[1] - rk[0])
         if x < 0:
             ok = 0
             break
@@ -855,9 +795,9 @@ cdef int emit(Group* g, Py_ssize_t k, BitW* bw) except -1:
         v = g.mem[k].mid + rk[0]
         l = rk[1] - rk[0]
         if pl.kind == P_NUM:
-            bw_write(bw, <uint64_t>(parse_num(v, l) - pl.base), pl.w)
+            bw_write(bw, <uint64_t>(parse_num(<const char*>v, l) - pl.base), pl.w)
         elif pl.kind == P_NUMD:
-            x = parse_num(v, l)
+            x = parse_num(<const char*>v, l)
             if pl.started:
                 bw_write(bw, <uint64_t>(x - pl.prev - pl.dmin), pl.w)
             pl.prev = x

@@ -10,26 +10,12 @@ reported by reason and the caller counts and skips it. Nothing here raises on
 input.
 """
 from libc.string cimport memchr
-from ext.chars cimport lower
+from ext.chars cimport lower, parse_digits
 
 import zlib
 
 MAX_LINE = MAX_LINE_C
 MALFORMED_REASONS = ("ok", "fields", "number", "msgid", "bytes", "long")
-
-# -- numbers -------------------------------------------------------------------
-
-cdef inline long long parse_digits(const char* p, Py_ssize_t n) noexcept nogil:
-    """A non-negative decimal, or -1 (empty, a non-digit, or too long)."""
-    cdef long long v = 0
-    cdef Py_ssize_t i
-    if n <= 0 or n > 18:
-        return -1
-    for i in range(n):
-        if p[i] < 48 or p[i] > 57:
-            return -1
-        v = v * 10 + (p[i] - 48)
-    return v
 
 
 cdef inline void trim(const char** p, Py_ssize_t* n) noexcept nogil:
