@@ -1,8 +1,7 @@
 -- Deploy voyager:function_search_keys_of to pg
+-- search_keys_of spells a category's key through search_category_key.
 BEGIN;
--- The keys of releases as they are now (not hidden ones, unless p_even_hidden):
--- '*' and the category of the rows of p_ids that exist; the words of their texts.
-CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false)
 RETURNS TABLE (release_id bigint, key text)
 LANGUAGE sql STABLE AS $$
     WITH ids AS (SELECT i.id FROM unnest(p_ids) i(id)
@@ -11,7 +10,7 @@ LANGUAGE sql STABLE AS $$
          r AS (SELECT r.id, r.category FROM voyager.releases r WHERE r.id IN (SELECT id FROM ids))
     SELECT r.id, '*' FROM r
     UNION ALL
-    SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
+    SELECT r.id, voyager.search_category_key(r.category) FROM r
     UNION ALL
     SELECT DISTINCT t.release_id, 'w:' || w
       FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w

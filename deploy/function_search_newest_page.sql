@@ -1,19 +1,16 @@
 -- Deploy voyager:function_search_newest_page to pg
+-- search_newest_page reads a category's key and the uncategorised's category from search_category_key.
 BEGIN;
--- A page of a search by categories alone (or nothing: the newest of all):
--- the total from search_count's category keys and the page walked down
--- releases_newest_idx, in one call with one plan kept (the polls of every
--- client's RSS sync and "Test" button).
-CREATE FUNCTION voyager.search_newest_page(p_cats integer[], p_limit integer, p_offset integer)
+CREATE OR REPLACE FUNCTION voyager.search_newest_page(p_cats integer[], p_limit integer, p_offset integer)
 RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz)
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_total bigint := voyager.search_count(CASE WHEN p_cats IS NULL THEN '{*}'::text[]
-                                                ELSE ARRAY(SELECT 'c:' || c FROM unnest(p_cats) c) END);
+                                                ELSE ARRAY(SELECT voyager.search_category_key(c) FROM unnest(p_cats) c) END);
 BEGIN
     RETURN QUERY
     SELECT v_total, r.id, r.posted_at FROM voyager.releases r
-     WHERE (p_cats IS NULL OR coalesce(r.category, 8010) = ANY (p_cats))
+     WHERE (p_cats IS NULL OR voyager.search_category(r.category) = ANY (p_cats))
        AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)
      ORDER BY r.posted_at DESC, r.id DESC LIMIT greatest(p_limit, 0) OFFSET greatest(p_offset, 0);
     IF NOT FOUND THEN

@@ -1,9 +1,7 @@
 -- Deploy voyager:trigger_search_counts_releases to pg
+-- search_counts_releases spells a category's key through search_category_key.
 BEGIN;
--- releases: a new or deleted release adds or takes '*' and its category, an
--- update moves its category (and its texts' posting date). (Its words are
--- its texts' triggers' to count: store_batch writes both in one statement.)
-CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
+CREATE OR REPLACE FUNCTION voyager.search_counts_releases() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     v_keys text[];
@@ -14,14 +12,14 @@ BEGIN
         SELECT array_agg(x.key), array_agg(x.n) INTO v_keys, v_deltas FROM (
             SELECT k.key, count(*) AS n
               FROM new_rows n
-             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(n.category, 8010))) k(key)
+             CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(n.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
              GROUP BY k.key) x;
     ELSIF TG_OP = 'DELETE' THEN
         SELECT array_agg(x.key), array_agg(-x.n) INTO v_keys, v_deltas FROM (
             SELECT k.key, count(*) AS n
               FROM old_rows o
-             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(o.category, 8010))) k(key)
+             CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(o.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
              GROUP BY k.key) x;
     ELSE
@@ -30,14 +28,14 @@ BEGIN
           FROM old_rows o JOIN new_rows n ON n.id = o.id
          WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+            SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
                AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
             UNION ALL
-            SELECT 'c:' || coalesce(n.category, 8010), 1
+            SELECT voyager.search_category_key(n.category), 1
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
                AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
     END IF;
     IF v_keys IS NOT NULL THEN
@@ -45,10 +43,4 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
-CREATE TRIGGER releases_search_counts_insert AFTER INSERT ON voyager.releases
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
-CREATE TRIGGER releases_search_counts_update AFTER UPDATE ON voyager.releases
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
-CREATE TRIGGER releases_search_counts_delete AFTER DELETE ON voyager.releases
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
 COMMIT;

@@ -1,4 +1,20 @@
 -- Revert voyager:function_search_keys_of from pg
 BEGIN;
-DROP FUNCTION voyager.search_keys_of(bigint[], boolean);
+CREATE OR REPLACE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEFAULT false)
+RETURNS TABLE (release_id bigint, key text)
+LANGUAGE sql STABLE AS $$
+    WITH ids AS (SELECT i.id FROM unnest(p_ids) i(id)
+                  WHERE p_even_hidden OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
+                                                      WHERE j.release_id = i.id AND j.hidden)),
+         r AS (SELECT r.id, r.category FROM voyager.releases r WHERE r.id IN (SELECT id FROM ids))
+    SELECT r.id, '*' FROM r
+    UNION ALL
+    SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
+    UNION ALL
+    SELECT DISTINCT t.release_id, 'w:' || w
+      FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
+     WHERE t.release_id IN (SELECT id FROM ids)
+$$;
+COMMENT ON FUNCTION voyager.search_keys_of(bigint[], boolean)
+    IS 'The search_counts keys of releases as they are now: all and category (of the release row), words (of its texts)';
 COMMIT;

@@ -291,6 +291,18 @@ END $$;
 
 
 --
+-- Name: ask_search_promotion(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.ask_search_promotion(p_words text) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.search_promotions (key) SELECT k FROM voyager.search_word_key(p_words) k WHERE k IS NOT NULL
+        ON CONFLICT DO NOTHING
+$$;
+
+
+--
 -- Name: catalog_sizes(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1257,6 +1269,30 @@ $$;
 
 
 --
+-- Name: keep_search_total(bytea, bigint, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.keep_search_total(p_query_hash bytea, p_state bigint, p_total bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    INSERT INTO voyager.search_totals AS s (query_hash, state, total) VALUES (p_query_hash, p_state, p_total)
+        ON CONFLICT (query_hash) DO UPDATE SET state = excluded.state, total = excluded.total, counted_at = now()
+     WHERE s.state < excluded.state
+$$;
+
+
+--
+-- Name: kept_search_total(bytea, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.kept_search_total(p_query_hash bytea, p_state bigint) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT total FROM voyager.search_totals WHERE query_hash = p_query_hash AND state = p_state
+$$;
+
+
+--
 -- Name: lane_backlog(integer, voyager.lane, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2218,6 +2254,28 @@ END $$;
 
 
 --
+-- Name: search_category(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_category(p_category integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT coalesce(p_category, 8010)
+$$;
+
+
+--
+-- Name: search_category_key(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_category_key(p_category integer) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT 'c:' || voyager.search_category(p_category)
+$$;
+
+
+--
 -- Name: search_count(text[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2283,14 +2341,14 @@ BEGIN
         SELECT array_agg(x.key), array_agg(x.n) INTO v_keys, v_deltas FROM (
             SELECT k.key, count(*) AS n
               FROM new_rows n
-             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(n.category, 8010))) k(key)
+             CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(n.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
              GROUP BY k.key) x;
     ELSIF TG_OP = 'DELETE' THEN
         SELECT array_agg(x.key), array_agg(-x.n) INTO v_keys, v_deltas FROM (
             SELECT k.key, count(*) AS n
               FROM old_rows o
-             CROSS JOIN LATERAL (VALUES ('*'), ('c:' || coalesce(o.category, 8010))) k(key)
+             CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(o.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
              GROUP BY k.key) x;
     ELSE
@@ -2299,14 +2357,14 @@ BEGIN
           FROM old_rows o JOIN new_rows n ON n.id = o.id
          WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT 'c:' || coalesce(o.category, 8010) AS key, -1::bigint AS delta
+            SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
                AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
             UNION ALL
-            SELECT 'c:' || coalesce(n.category, 8010), 1
+            SELECT voyager.search_category_key(n.category), 1
               FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE coalesce(o.category, 8010) <> coalesce(n.category, 8010)
+             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
                AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
     END IF;
     IF v_keys IS NOT NULL THEN
@@ -2381,7 +2439,7 @@ CREATE FUNCTION voyager.search_keys_of(p_ids bigint[], p_even_hidden boolean DEF
          r AS (SELECT r.id, r.category FROM voyager.releases r WHERE r.id IN (SELECT id FROM ids))
     SELECT r.id, '*' FROM r
     UNION ALL
-    SELECT r.id, 'c:' || coalesce(r.category, 8010) FROM r
+    SELECT r.id, voyager.search_category_key(r.category) FROM r
     UNION ALL
     SELECT DISTINCT t.release_id, 'w:' || w
       FROM voyager.release_texts t, unnest(voyager.search_words(t.text)) w
@@ -2399,11 +2457,11 @@ CREATE FUNCTION voyager.search_newest_page(p_cats integer[], p_limit integer, p_
     AS $$
 DECLARE
     v_total bigint := voyager.search_count(CASE WHEN p_cats IS NULL THEN '{*}'::text[]
-                                                ELSE ARRAY(SELECT 'c:' || c FROM unnest(p_cats) c) END);
+                                                ELSE ARRAY(SELECT voyager.search_category_key(c) FROM unnest(p_cats) c) END);
 BEGIN
     RETURN QUERY
     SELECT v_total, r.id, r.posted_at FROM voyager.releases r
-     WHERE (p_cats IS NULL OR coalesce(r.category, 8010) = ANY (p_cats))
+     WHERE (p_cats IS NULL OR voyager.search_category(r.category) = ANY (p_cats))
        AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)
      ORDER BY r.posted_at DESC, r.id DESC LIMIT greatest(p_limit, 0) OFFSET greatest(p_offset, 0);
     IF NOT FOUND THEN
@@ -2506,6 +2564,18 @@ END $$;
 
 
 --
+-- Name: search_word_key(text, boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_word_key(p_words text, p_judged boolean DEFAULT false) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT CASE WHEN NOT p_judged AND cardinality(w) = 1 THEN 'w:' || w[1] END
+      FROM voyager.search_words(p_words) w
+$$;
+
+
+--
 -- Name: search_words(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2518,15 +2588,17 @@ $$;
 
 
 --
--- Name: search_words_page(text, integer, integer, boolean, text[], text); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: search_words_page(text, integer, integer, boolean, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer, p_judged boolean DEFAULT false, p_keys text[] DEFAULT NULL::text[], p_plan text DEFAULT NULL::text) RETURNS TABLE(total bigint, release_id bigint, posted_at timestamp with time zone)
-    LANGUAGE plpgsql ROWS 100
+CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer, p_judged boolean DEFAULT false, p_plan text DEFAULT NULL::text) RETURNS TABLE(total bigint, release_id bigint, posted_at timestamp with time zone, promote boolean)
+    LANGUAGE plpgsql STABLE ROWS 100
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
     v_terms text[] := voyager.search_words(p_words);
+    v_key text := voyager.search_word_key(p_words, p_judged);
+    v_promote boolean := false;
     v_total bigint;
     v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
     v_newest date;
@@ -2543,11 +2615,11 @@ DECLARE
     v_more_at timestamptz[];
 BEGIN
     IF cardinality(v_terms) = 0 THEN                  -- no terms would be every text
-        RETURN QUERY SELECT 0::bigint, NULL::bigint, NULL::timestamptz;
+        RETURN QUERY SELECT 0::bigint, NULL::bigint, NULL::timestamptz, false;
         RETURN;
     END IF;
-    IF p_keys IS NOT NULL THEN
-        v_total := voyager.search_count(p_keys);          -- null: a word not tracked
+    IF v_key IS NOT NULL THEN
+        v_total := voyager.search_count(ARRAY[v_key]);    -- null: a word not tracked
     END IF;
     IF v_total IS NULL AND p_plan IN ('months', 'days') THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
@@ -2557,7 +2629,7 @@ BEGIN
     END IF;
     IF v_total IS NOT NULL THEN
         IF v_total <= p_offset OR p_limit <= 0 THEN
-            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, false;
             RETURN;
         END IF;
         SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
@@ -2577,16 +2649,13 @@ BEGIN
                                                  WHERE j.release_id = t.release_id AND j.hidden))) m;
         IF v_total IS NULL THEN
             v_total := cardinality(v_ids);
-            IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
-                -- a common word now: the fold counts it and keeps its count from then on
-                INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
-                    ON CONFLICT DO NOTHING;
-            END IF;
+            -- a common word now: the fold is to count it and keep its count from then on
+            v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                           v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
+                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
         IF NOT FOUND THEN
-            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;
         RETURN;
     END IF;
@@ -2625,10 +2694,10 @@ BEGIN
             v_before := NULL;
         END IF;
     END LOOP;
-    RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
+    RETURN QUERY SELECT v_total, x.i, x.a, false FROM unnest(v_ids, v_at) x(i, a)
                   ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
     IF NOT FOUND THEN
-        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, false;
     END IF;
 END $$;
 

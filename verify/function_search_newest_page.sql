@@ -1,2 +1,3 @@
 -- Verify voyager:function_search_newest_page on pg
-SELECT 'voyager.search_newest_page(integer[], integer, integer)'::regprocedure;
+SELECT 1/count(*) FROM pg_proc WHERE proname = 'search_newest_page' AND pronamespace = 'voyager'::regnamespace
+   AND prosrc LIKE '%search_category%';

@@ -11,7 +11,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import quote
 
 import psycopg
@@ -234,10 +234,6 @@ async def api(request: Request) -> HTTPResponse:
         async with ctx.pool.connection() as conn:
             if t == "get":
                 return await _get(request, conn, p, key, fmt)
-            if t in SEARCHES:
-                found = _by_words(t, p, ctx)
-                if found is not None:
-                    return await _search_words(request, conn, *found, key)
             cur = await conn.execute("SELECT * FROM voyager.api_use(%s, 'request')", (key,))
             user = dict(zip([c.name for c in cur.description], await cur.fetchone()))
             if user["code"]:
@@ -291,37 +287,6 @@ async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site,
         return raw(body.replace(KEY_MARK, key), content_type=JSON)
     body = body.replace(LIMITS_MARK, feeds.limits_xml(limits)).replace(KEY_MARK, key)
     return raw(body, content_type=RSS)
-
-
-def _by_words(t: str, p: dict, ctx) -> tuple[search.Query, Ask] | None:
-    """The search and its page when the parameters are sound and it asks for
-    words alone (else None: the general path checks the key first, then
-    reports what is wrong with the parameters, in that order)."""
-    try:
-        ask = _common(p, ctx.web)
-        q = search_query(t, p, ctx.cats)
-    except ApiError:
-        return None
-    return (q, ask) if search.words_only(q) else None
-
-
-async def _search_words(request: Request, conn, q: search.Query, ask: Ask, key: str) -> HTTPResponse:
-    """A words-only search: the key, the day's count and the page in one
-    statement (voyager.api_use gating voyager.search_words_page)."""
-    ctx = request.app.ctx
-    cur = await conn.execute(*search.words_sql(q, ask.limit, ask.offset, key=key), binary=True)
-    cols = [c.name for c in cur.description]
-    rows = [dict(zip(cols, row)) for row in await cur.fetchall()]
-    first = rows[0]
-    if first["code"]:
-        return _error(first["code"], ask.fmt)
-    limits = Limits(first["requests"], first["requests_max"], first["downloads"], first["downloads_max"])
-    total = first["total"]
-    rows = [r for r in rows if r["id"] is not None]
-    if total == 0:                          # no whole word: the words as substrings
-        total, rows = await search.run(conn, replace(q, substring=True), ask.limit, ask.offset, state=None,
-                                       totals=None, releases=ctx.releases)
-    return _feed(rows, _site(request, key), ctx.cats, total, ask, limits)
 
 
 def _feed(rows, site, cats, total, ask: Ask, limits, description=None) -> HTTPResponse:

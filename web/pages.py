@@ -319,7 +319,7 @@ async def browse(request: Request) -> HTTPResponse:
     if counts is None:
         cur = await request.ctx.conn.execute(
             f"""SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{{}}') FROM
-                         (SELECT coalesce(category, 8010) AS c, count(*) AS n FROM voyager.releases r
+                         (SELECT voyager.search_category(category) AS c, count(*) AS n FROM voyager.releases r
                            WHERE {VISIBLE} GROUP BY 1) x),
                       (SELECT coalesce(jsonb_agg(jsonb_build_array(g, n) ORDER BY g), '[]') FROM
                          (SELECT g, sum(n) AS n FROM

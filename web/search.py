@@ -10,9 +10,13 @@ word of the query (release_texts' words GIN index: exact posting lists, no
 recheck). A search whose words match nothing is asked again with the words
 as substrings (`substring`, through the trigram index: `harb` finds Harbor).
 
-Totals: a search with nothing but one word, or nothing but categories, or
-nothing at all, reads its total from voyager.search_count() (kept exact by
-the catalog's triggers, whatever the catalog's size); any other is counted.
+Totals: a search by words alone, or by categories alone, or nothing at all,
+is one statement (voyager.search_words_page, voyager.search_newest_page) that
+reads its total from voyager.search_count() where its keys give it (kept exact
+by the catalog's triggers, whatever the catalog's size); any other is counted.
+The search's statements write nothing: what a search leaves for later (a
+common word's tracking asked of the fold, a counted total shared with the
+other processes) is a statement of its own after them.
 Two page plans, chosen on the total:
 
 - few matches: the matching ids from the index, then the newest of them;
@@ -36,10 +40,10 @@ from .names import EpisodeMatch
 
 WORD = re.compile(r"[^\W_]+")
 # words voyager.search_words() splits and lower-cases exactly as split_words
-# does (ASCII letters and digits): their keys and ILIKE pre-checks are sound
+# does (ASCII letters and digits): their ILIKE pre-checks are sound
 PLAIN_WORD = re.compile(r"[a-z0-9]{1,64}")
 MAX_WORDS = 16
-NULL_CATEGORY = 8010                   # releases not yet categorised show as Other > Misc
+NULL_CATEGORY = 8010                   # voyager.search_category() of a release not yet categorised (Other > Misc)
 
 
 @dataclass(frozen=True)
@@ -72,20 +76,6 @@ class Query:
     def indexed_words(self) -> tuple[str, ...]:
         """The words an index finds: all of them, but for substrings those with a trigram."""
         return tuple(w for w in self.words if len(w) >= 3) if self.substring else self.words
-
-    @property
-    def count_keys(self) -> list[str] | None:
-        """The voyager.search_count() keys that give this search's total, or
-        None when it has to be counted."""
-        if (self.judged or self.substring or self.excluded or self.episode or self.media_ids or self.groups
-                or self.poster or self.complete is not None or self.passworded is not None
-                or self.maxage_days is not None or self.minsize is not None or self.maxsize is not None):
-            return None
-        if not self.words:
-            return [f"c:{c}" for c in sorted(self.cats)] if self.cats else ["*"]
-        if len(self.words) == 1 and not self.cats and PLAIN_WORD.fullmatch(self.words[0]):
-            return [f"w:{self.words[0]}"]
-        return None
 
 
 def split_words(q: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -187,17 +177,7 @@ def build(q: Query) -> Sql:
 
 
 def count_sql(q: Query) -> tuple[str, dict]:
-    """The total and the catalog state: from voyager.search_count where the
-    keys give it (a word not tracked there is counted), else counted."""
-    expr, params = _counted(q)
-    keys = q.count_keys
-    if keys is not None:
-        expr, params = f"coalesce(voyager.search_count(%(keys)s::text[]), {expr})", {**params, "keys": keys}
-    return f"SELECT {expr}, voyager.catalog_state()", params
-
-
-def counted_sql(q: Query) -> tuple[str, dict]:
-    """The total counted from the rows (what count_sql's keys stand for)."""
+    """The total counted from the rows, and the catalog state."""
     expr, params = _counted(q)
     return f"SELECT {expr}, voyager.catalog_state()", params
 
@@ -218,7 +198,7 @@ def _counted(q: Query) -> tuple[str, dict]:
 
 
 ITEM_COLUMNS = """r.id, r.release_key, r.name, r.posted_at, r.last_posted_at, r.bytes, r.files, r.segments,
-       r.file_total, coalesce(r.category, 8010) AS category, r.complete, r.has_par2, g.name AS group_name,
+       r.file_total, voyager.search_category(r.category) AS category, r.complete, r.has_par2, g.name AS group_name,
        p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password, j.verdict"""
 
 ITEM_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
@@ -296,28 +276,17 @@ SELECT page.total, x.*
     return sql, {"cats": sorted(q.cats) or None, "limit": limit, "offset": offset}
 
 
-def words_sql(q: Query, limit: int, offset: int, plan: str | None = None, key: str | None = None
-              ) -> tuple[str, dict]:
+def words_sql(q: Query, limit: int, offset: int, plan: str | None = None) -> tuple[str, dict]:
     """A words-only search in one statement: voyager.search_words_page gives
-    the total (read from search_count where the keys give it) and the page's
-    ids by the cheapest way (or by `plan`); the rows come with them. The
-    statement's text is the same for every such search: prepared once. With
-    `key`, voyager.api_use counts the request first and the search runs only
-    when it lets it (its code and the day's counts on every row)."""
-    call = ("voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(keys)s::text[], "
-            "%(plan)s)")
-    params = {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged,
-              "keys": q.count_keys, "plan": plan}
-    if key is None:
-        sql = f"""WITH page AS MATERIALIZED (SELECT * FROM {call})
-SELECT page.total, x.*
+    the total (read from search_count where the word's key gives it, and
+    whether to ask for the word's tracking) and the page's ids by the cheapest
+    way (or by `plan`); the rows come with them. The statement's text is the
+    same for every such search: prepared once."""
+    sql = f"""WITH page AS MATERIALIZED (
+    SELECT * FROM voyager.search_words_page(%(words)s, %(limit)s, %(offset)s, %(judged)s, %(plan)s))
+SELECT page.total, page.promote, x.*
   FROM page {PAGE_ROWS}"""
-        return sql, params
-    sql = f"""WITH u AS MATERIALIZED (SELECT * FROM voyager.api_use(%(key)s, 'request')),
-     page AS MATERIALIZED (SELECT p.* FROM u CROSS JOIN LATERAL (SELECT * FROM {call} WHERE u.code = 0) p)
-SELECT u.code, u.requests, u.requests_max, u.downloads, u.downloads_max, page.total, x.*
-  FROM u LEFT JOIN page ON true {PAGE_ROWS}"""
-    return sql, {**params, "key": key}
+    return sql, {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged, "plan": plan}
 
 
 def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
@@ -389,10 +358,8 @@ async def _rows(cur) -> list[dict]:
 async def _shared_total(conn, key: tuple, state: int | None) -> int | None:
     if state is None:
         return None
-    cur = await conn.execute("SELECT total FROM voyager.search_totals WHERE query_hash = %s AND state = %s",
-                             (_hash(key), state))
-    row = await cur.fetchone()
-    return row[0] if row else None
+    cur = await conn.execute("SELECT voyager.kept_search_total(%s, %s)", (_hash(key), state))
+    return (await cur.fetchone())[0]
 
 
 async def _count(conn, q: Query, key: tuple, totals: Totals | None) -> int:
@@ -401,11 +368,8 @@ async def _count(conn, q: Query, key: tuple, totals: Totals | None) -> int:
     total, seen_state = await cur.fetchone()
     if totals is not None:
         totals.put(key, seen_state, total)
-        await conn.execute(
-            """INSERT INTO voyager.search_totals AS s (query_hash, state, total) VALUES (%s, %s, %s)
-                   ON CONFLICT (query_hash) DO UPDATE SET state = excluded.state, total = excluded.total,
-                                                          counted_at = now()
-                WHERE s.state < excluded.state""", (_hash(key), seen_state, total))
+        # a statement of its own: the count itself writes nothing
+        await conn.execute("SELECT voyager.keep_search_total(%s, %s, %s)", (_hash(key), seen_state, total))
     return total
 
 
@@ -433,6 +397,9 @@ async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, to
         sql = words_sql(q, limit, offset) if q.words else newest_sql(q, limit, offset)
         rows = await _rows(await conn.execute(*sql, binary=True))
         total = rows[0].pop("total")
+        if rows[0].pop("promote", False):
+            # a common word now: the fold is to count it and keep its count from then on
+            await conn.execute("SELECT voyager.ask_search_promotion(%s)", (sql[1]["words"],))
         return total, [r for r in rows if r["id"] is not None]
     key = q.key()
     total = totals.get(key, state) if totals is not None else None
