@@ -2564,6 +2564,20 @@ END $$;
 
 
 --
+-- Name: search_walk_pays(bigint, bigint, boolean, boolean, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_walk_pays(p_total bigint, p_need bigint, p_text boolean, p_indexed boolean, p_releases bigint DEFAULT NULL::bigint) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT p_text AND p_total > 0
+           AND (p_need::float8 * greatest(n.releases, p_total) / p_total * 1.2 < p_total OR NOT p_indexed)
+      FROM (SELECT coalesce(p_releases, (SELECT greatest(greatest(reltuples, 0)::bigint, 1) FROM pg_class
+                                          WHERE oid = 'voyager.releases'::regclass)) AS releases) n
+$$;
+
+
+--
 -- Name: search_word_key(text, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 

@@ -271,7 +271,7 @@ async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site,
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
         total, rows = await search.run(conn, q, ask.limit, ask.offset, state=state,
-                                       totals=ctx.totals if cached else None, releases=ctx.releases)
+                                       totals=ctx.totals if cached else None)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":

@@ -35,17 +35,15 @@ def keep_heap_pad(pad: int = HEAP_TOP_PAD) -> bool:
         return False
 
 
-async def load_catalog_facts(conn) -> tuple[Categories, set[str], int]:
-    """The category tree, the kinds of outside IDs the catalog knows, and its size (estimated)."""
+async def load_catalog_facts(conn) -> tuple[Categories, set[str]]:
+    """The category tree and the kinds of outside IDs the catalog knows."""
     cur = await conn.execute("SELECT id, parent_id, name FROM voyager.categories")
     rows = await cur.fetchall()
     cats = Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
     cur = await conn.execute("SELECT kind FROM (VALUES ('tvdb'), ('tvmaze'), ('tvrage'), ('imdb'), ('tmdb'), ('trakt')) k(kind) "
                              "WHERE EXISTS (SELECT 1 FROM voyager.release_media_ids m WHERE m.kind = k.kind)")
     kinds = {k for (k,) in await cur.fetchall()}
-    cur = await conn.execute("SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'voyager.releases'::regclass")
-    (releases,) = await cur.fetchone()
-    return cats, kinds, max(int(releases), 1)
+    return cats, kinds
 
 
 def create_app(config: WebConfig | None = None) -> Sanic:
@@ -91,7 +89,7 @@ def create_app(config: WebConfig | None = None) -> Sanic:
 
 async def refresh(app: Sanic) -> None:
     async with app.ctx.pool.connection() as conn:
-        app.ctx.cats, app.ctx.id_kinds, app.ctx.releases = await load_catalog_facts(conn)
+        app.ctx.cats, app.ctx.id_kinds = await load_catalog_facts(conn)
 
 
 async def _refresh_loop(app: Sanic) -> None:

@@ -270,7 +270,7 @@ async def _listing(request: Request, heading: str, template: str = "list.html", 
     page, _ = _form_int(request.args, "page", 1, 100_000)
     page = max(page or 1, 1)
     total, rows = await search.run(request.ctx.conn, q, PAGE, (page - 1) * PAGE, state=await _state(request),
-                                   totals=ctx.totals if ctx.web.count_cache else None, releases=ctx.releases)
+                                   totals=ctx.totals if ctx.web.count_cache else None)
     keep = {k: v for k, v in form.items() if v}
     pages = {}
     if page > 1:

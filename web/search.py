@@ -17,7 +17,7 @@ by the catalog's triggers, whatever the catalog's size); any other is counted.
 The search's statements write nothing: what a search leaves for later (a
 common word's tracking asked of the fold, a counted total shared with the
 other processes) is a statement of its own after them.
-Two page plans, chosen on the total:
+Two page plans, chosen on the total by voyager.search_walk_pays():
 
 - few matches: the matching ids from the index, then the newest of them;
 - many matches: a walk down releases_newest_idx that keeps a release when one
@@ -289,17 +289,6 @@ SELECT page.total, page.promote, x.*
     return sql, {"words": " ".join(q.words), "limit": limit, "offset": offset, "judged": q.judged, "plan": plan}
 
 
-def walk_pays(q: Query, total: int, limit: int, offset: int, releases: int) -> bool:
-    """The newest-first walk reads about (offset + limit) * releases / total
-    releases, a probe of the texts each; collecting the matches reads `total`
-    texts, a probe of the release each. Measured on a million releases the two
-    cost about the same per row (~5 us), the walk a little more."""
-    if not q.has_text or total <= 0:
-        return False
-    walk_rows = (offset + limit) * max(releases, total) / total
-    return walk_rows * 1.2 < total or not q.indexed_words and not q.episode
-
-
 class Totals:
     """Exact totals per query and catalog state, least recently used out."""
 
@@ -378,10 +367,11 @@ def _hash(key: tuple) -> bytes:
 
 
 async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-              releases: int) -> tuple[int, list[dict]]:
+              releases: int | None = None) -> tuple[int, list[dict]]:
     """(exact total, the page's rows as dicts). Totals come from this process's
     cache, then the shared one (voyager.search_totals) for what is costly to
-    count, then a count."""
+    count, then a count. `releases` stands in for the catalog's size where a
+    test wants one (voyager.search_walk_pays reads the planner's estimate)."""
     total, rows = await _run(conn, q, limit, offset, state=state, totals=totals, releases=releases)
     if total == 0 and q.words and not q.substring:
         # no whole word matched: the words as substrings
@@ -391,7 +381,7 @@ async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, tot
 
 
 async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-               releases: int) -> tuple[int, list[dict]]:
+               releases: int | None) -> tuple[int, list[dict]]:
     if words_only(q) or newest_only(q):
         # one statement; rows in binary (no timestamps and keys written out as text and parsed back)
         sql = words_sql(q, limit, offset) if q.words else newest_sql(q, limit, offset)
@@ -418,5 +408,9 @@ async def _run(conn, q: Query, limit: int, offset: int, *, state: int | None, to
         total = await _count(conn, q, key, totals)
     if offset >= total or limit == 0:
         return total, []
-    sql, params = page_sql(q, limit, offset, "walk" if walk_pays(q, total, limit, offset, releases) else "matches")
+    # the database weighs the walk against the matches (it knows the catalog's size)
+    cur = await conn.execute("SELECT voyager.search_walk_pays(%s, %s, %s, %s, %s)",
+                             (total, offset + limit, q.has_text, bool(q.indexed_words or q.episode), releases))
+    (walk,) = await cur.fetchone()
+    sql, params = page_sql(q, limit, offset, "walk" if walk else "matches")
     return total, await _rows(await conn.execute(sql, params))
