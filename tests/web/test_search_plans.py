@@ -65,55 +65,55 @@ def conn(shared_dsn):
         c.execute("DELETE FROM voyager.release_judgements")
 
 
+def _page(conn, q, limit, offset, plan=None, **kw):
+    """voyager.search_page's total and ids, the way forced by `plan`."""
+    rows = _rows(conn, *search.search_sql(q, limit, offset, plan=plan, **kw))
+    return rows[0], [r["id"] for r in rows if r["id"] is not None]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(q=st.sampled_from(QUERIES), limit=st.integers(0, 6), offset=st.integers(0, 14))
 def test_the_plans_agree(conn, q, limit, offset):
-    total = conn.execute(*search.count_sql(q)).fetchone()[0]
-    first = _rows(conn, *search.first_page_sql(q, limit, offset))
-    assert first[0]["total"] == total
-    first = [r["id"] for r in first if r["id"] is not None]
-    plans = ["matches", "months", "days"] if search.words_only(q) else ["matches", "walk"]
-    pages = {p: [r["id"] for r in _rows(conn, *search.page_sql(q, limit, offset, p)) if r["id"] is not None]
-             for p in plans}
-    if search.newest_only(q):
-        rows = _rows(conn, *search.newest_sql(q, limit, offset))
-        assert rows[0]["total"] == total                    # read from search_count's keys
-        pages["newest"] = [r["id"] for r in rows if r["id"] is not None]
-    if search.words_only(q):
-        rows = _rows(conn, *search.words_sql(q, limit, offset))
-        assert rows[0]["total"] == total                    # read from search_count where it keeps the word
-        pages["words"] = [r["id"] for r in rows if r["id"] is not None]
+    total = _page(conn, q, limit, offset, "count")[0]["total"]
+    first_row, first = _page(conn, q, limit, offset, "first")
+    assert first_row["total"] == total and first_row["plan"] == "first"
+    auto_row, auto = _page(conn, q, limit, offset)
+    words_only, newest_only = auto_row["plan"] == "words", auto_row["plan"] == "newest"
+    plans = ["matches", "months", "days"] if words_only else ["matches", "walk"]
+    pages = {p: _page(conn, q, limit, offset, p)[1] for p in plans}
+    if newest_only:
+        assert auto_row["total"] == total                   # read from search_count's keys
+        pages["newest"] = auto
+    if words_only:
+        assert auto_row["total"] == total                   # read from search_count where it keeps the word
+        pages["words"] = auto
     for plan, ids in pages.items():
         assert ids == first, plan
     assert len(first) == max(0, min(limit, total - offset))
     # the joined count equals the texts-only one
     if q.words:
         joined = Query(**{**q.__dict__, "minsize": 0})
-        assert conn.execute(*search.count_sql(joined)).fetchone()[0] == total
+        assert _page(conn, joined, limit, offset, "count")[0]["total"] == total
 
 
-def test_run_picks_the_plan_by_the_total(conn, monkeypatch):
-    """Past PROBE matches the total is counted apart and the page walked when
-    that pays; a words-only search is one statement, its total read from
+def test_run_picks_the_plan_by_the_total(conn):
+    """Past the probe's matches the total is counted apart and the page walked
+    when that pays; a words-only search is one statement, its total read from
     voyager.search_count."""
-    seen = []
-    real = search.page_sql
-    monkeypatch.setattr(search, "PROBE", 2)
-    monkeypatch.setattr(search, "page_sql", lambda *a, **k: seen.append(a[3]) or real(*a, **k))
-
-    def run(q, **kw):
-        return asyncio.run(search.run(_Async(conn), q, 1, 0, state=None, totals=search.Totals(), **kw))
+    def find(q, **kw):
+        return asyncio.run(search.find(_Async(conn), q, 1, 0, state=None, totals=search.Totals(), probe=2, **kw))
 
     q = Query(words=("grp",), minsize=1)
-    total, rows = run(q, releases=12)
-    assert seen == ["walk"] and len(rows) == 1                    # most releases match: walk the newest
-    assert total == conn.execute(*search.count_sql(q)).fetchone()[0] > 2
-    total2, rows2 = run(q, releases=10**6)
-    assert seen[1:] == ["matches"] and [r["id"] for r in rows2] == [r["id"] for r in rows] and total2 == total
+    found = find(q, releases=12)
+    assert found.plan == "walk" and len(found.rows) == 1        # most releases match: walk the newest
+    assert found.total == _page(conn, q, 1, 0, "count")[0]["total"] > 2
+    found2 = find(q, releases=10**6)
+    assert found2.plan == "matches" and [r["id"] for r in found2.rows] == [r["id"] for r in found.rows]
+    assert found2.total == found.total
     words = Query(words=("grp",))
-    assert search.words_only(words)
     assert conn.execute("SELECT voyager.search_word_key('grp')").fetchone()[0] == "w:grp"
-    assert run(words, releases=12) == (total, rows) and seen[2:] == []
+    found3 = find(words, releases=12)
+    assert found3.plan == "words" and (found3.total, found3.rows) == (found.total, found.rows)
 
 
 def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
@@ -162,16 +162,11 @@ def test_a_search_writes_nothing(conn, q):
     standby): what it leaves for later are calls of their own."""
     conn.execute("BEGIN READ ONLY")
     try:
-        statements = [search.count_sql(q), search.first_page_sql(q, 5, 0), *(
-            search.page_sql(q, 5, 0, p) for p in (["matches", "months", "days"] if search.words_only(q)
-                                                   else ["matches", "walk"]))]
-        if search.words_only(q):
-            statements.append(search.words_sql(q, 5, 0))
-        if search.newest_only(q):
-            statements.append(search.newest_sql(q, 5, 0))
-        for sql, params in statements:
-            conn.execute(sql, params).fetchall()
+        for plan in (None, "first", "count", "matches", "walk", "months", "days"):
+            _page(conn, q, 5, 0, plan)
         for releases in (12, 10**6):                        # both page plans, and the substring fallback
+            _page(conn, q, 5, 0, releases=releases)
+            _page(conn, q, 5, 0, releases=releases, probe=0)
             asyncio.run(search.run(_Async(conn), q, 5, 0, state=None, totals=None, releases=releases))
     finally:
         conn.execute("ROLLBACK")
