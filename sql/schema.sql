@@ -2490,11 +2490,11 @@ CREATE FUNCTION voyager.search_page(p_query jsonb, p_limit integer, p_offset int
     AS $_$
 DECLARE
     v_words text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'words', '[]')));
-    v_excluded text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'excluded', '[]')));
     v_cats integer[] := ARRAY(SELECT c::integer FROM jsonb_array_elements_text(coalesce(p_query -> 'cats', '[]')) c
                                ORDER BY 1);
-    v_groups text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'groups', '[]')));
-    v_ep_likes text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'episode_likes', '[]')));
+    v_excluded text[];
+    v_groups text[];
+    v_ep_likes text[];
     v_ep_regex text := p_query ->> 'episode_regex';
     v_judged boolean := coalesce((p_query ->> 'judged')::boolean, false);
     v_substring boolean := coalesce((p_query ->> 'substring')::boolean, false);
@@ -2517,8 +2517,38 @@ DECLARE
     v_ids bigint[];
     v_at timestamptz[];
     v_m jsonb;
+    v_r record;
     i integer;
 BEGIN
+    IF p_plan IS NULL AND NOT v_substring AND NOT v_episode AND p_query ->> 'maxage_days' IS NULL
+       AND p_query ->> 'minsize' IS NULL AND p_query ->> 'maxsize' IS NULL AND coalesce(p_query ->> 'poster', '') = ''
+       AND p_query ->> 'complete' IS NULL AND p_query ->> 'passworded' IS NULL
+       AND coalesce(p_query -> 'groups', '[]') = '[]' AND coalesce(p_query -> 'media_ids', '[]') = '[]'
+       AND coalesce(p_query -> 'excluded', '[]') = '[]' THEN
+        -- nothing asked of the release row but (for the newest) its categories:
+        -- decided first, the clients' word searches and polls
+        IF cardinality(v_words) > 0 AND cardinality(v_cats) = 0 THEN
+            -- words alone: the texts find and order the matches
+            FOR v_r IN SELECT * FROM voyager.search_words_page(array_to_string(v_words, ' '), p_limit, p_offset, v_judged) LOOP
+                EXIT WHEN v_r.total = 0;
+                total := v_r.total; plan := 'words'; substrings := false; promote := v_r.promote;
+                release_id := v_r.release_id; posted_at := v_r.posted_at;
+                RETURN NEXT;
+            END LOOP;
+            IF total IS NOT NULL THEN
+                RETURN;
+            END IF;
+            v_substring := true;            -- no whole word matched: the words as substrings, below
+        ELSIF cardinality(v_words) = 0 AND NOT v_judged THEN
+            -- categories alone, or nothing: the newest
+            RETURN QUERY SELECT n.total, NULL::text, NULL::bigint, 'newest'::text, false, false, n.release_id, n.posted_at
+                           FROM voyager.search_newest_page(nullif(v_cats, '{}'), p_limit, p_offset) n;
+            RETURN;
+        END IF;
+    END IF;
+    v_excluded := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'excluded', '[]')));
+    v_groups := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'groups', '[]')));
+    v_ep_likes := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_query -> 'episode_likes', '[]')));
     LOOP
         v_total := NULL; v_kept := NULL; v_state := NULL; v_plan := NULL; v_promote := false;
         v_ids := '{}'; v_at := '{}';
