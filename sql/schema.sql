@@ -1816,7 +1816,7 @@ CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint,
     LANGUAGE sql STABLE
     AS $$
 SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.groups,
-       coalesce(r.category, 8010), pw.password, pw.status,
+       voyager.search_category(r.category), pw.password, pw.status,
        (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
           LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category),
        coalesce((SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c

@@ -10,7 +10,7 @@ from voyager_pl_ext.codec import nzb
 def build(chunk: bytes, title: str, poster: str, posted_at: int | None, groups: list,
           category: str | None = None, password: str | None = None) -> str:
     """The NZB of a release of one chunk."""
-    return nzb((bytes(chunk),), title, poster, posted_at, groups, category, password).decode("utf-8")
+    return build_chunks((chunk,), title, poster, posted_at, groups, category, password)
 
 
 def build_chunks(chunks: list, title: str, poster: str, posted_at: int | None, groups: list,
