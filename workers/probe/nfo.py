@@ -80,6 +80,8 @@ def password_of(text: str) -> str | None:
     for pattern in _PASSWORD:
         for m in pattern.finditer(text):
             value = m.group(1).strip()
+            if value.startswith("{{") and value.endswith("}}"):
+                value = value[2:-2].strip()
             if value and value.lower().strip(".!") not in _NO_PASSWORD:
                 return value
     return None
