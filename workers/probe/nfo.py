@@ -19,7 +19,7 @@ _LABEL = re.compile(r"^\W*(?:release|title|name|titel)\W*\s*[:.]+\s*(\S.*?)\s*$"
 _SITES = (
     ("imdb", re.compile(r"imdb\.[a-z.]{2,6}/(?:[a-z]{2}/)?title/(tt\d{5,10})", re.IGNORECASE)),
     ("tvmaze", re.compile(r"tvmaze\.com/shows/(\d{1,9})", re.IGNORECASE)),
-    ("tvdb", re.compile(r"thetvdb\.com/\S*?[?&](?:series)?id=(\d{1,9})", re.IGNORECASE)),
+    ("tvdb", re.compile(r"thetvdb\.com/\S{0,200}?[?&](?:series)?id=(\d{1,9})", re.IGNORECASE)),
     ("tvdb", re.compile(r"thetvdb\.com/(?:dereferrer/)?series/([\w\-]{1,100})", re.IGNORECASE)),
     ("tmdb", re.compile(r"themoviedb\.org/(movie|tv)/(\d{1,9})", re.IGNORECASE)),
 )
@@ -49,7 +49,7 @@ def text_of(data: bytes) -> str:
 def title_of(text: str) -> str | None:
     """The line naming the release: a labelled one, else the first release
     name in the text, else the first line that reads as words."""
-    lines = [line.strip() for line in text.split("\n")[:400]]
+    lines = [line.strip()[:TITLE_MAX] for line in text.split("\n", 400)[:400]]
     for line in lines:
         label = _LABEL.match(line)
         if label and _RELEASE.fullmatch(label.group(1)):

@@ -29,6 +29,8 @@ AES = b"\x06\xf1\x07\x01"
 ATTR_DIRECTORY = 0x10
 MAX_ENTRIES = 1000
 ENCODED_SCAN = 4096         # an encoded header is some 40 bytes (more with AES)
+MAX_HEADER = 16 << 20      # an end header unpacked: 7-Zip's for ~100,000 files
+MAX_TRIALS = 64             # places tried as a header's start, whatever the bytes hold
 _TAIL = struct.Struct("<QQI")
 
 
@@ -96,9 +98,13 @@ def read_tail(data: bytes) -> dict:
     CRC), lzma (its packing unreadable)."""
     problem = None
     end = len(data)
+    trials = 0
     for at in range(end - 2, max(-1, end - ENCODED_SCAN), -1):
         if data[at] != K_ENCODED_HEADER or data[at + 1] != 0x06:     # kPackInfo follows
             continue
+        trials += 1
+        if trials > MAX_TRIALS:
+            break
         buf = io.BytesIO(data[at + 1:])
         try:
             streams = archiveinfo.HeaderStreamsInfo.retrieve(buf)
@@ -113,9 +119,13 @@ def read_tail(data: bytes) -> dict:
             return _listing(data, base, data[at:])
         except ProbeError as e:
             problem = e
+    trials = 0
     for at in range(end - 2, -1, -1):
         if data[at] != K_HEADER or not K_ARCHIVE_PROPERTIES <= data[at + 1] <= K_FILES_INFO:
             continue
+        trials += 1
+        if trials > MAX_TRIALS:
+            break
         try:
             return _listing(data, None, data[at:], whole=True)
         except ProbeError:
@@ -127,6 +137,15 @@ def _listing(data: bytes, base: int | None, header: bytes, whole: bool = False) 
     """The facts of one end header (plain or encoded). `base` places the
     bytes in the archive for an encoded header's packed stream; `whole`
     asks a plain header to end exactly at the bytes' end."""
+    if header[:1] == bytes([K_ENCODED_HEADER]):
+        # what the packed header unpacks to is bounded before anything is unpacked
+        try:
+            streams = archiveinfo.HeaderStreamsInfo.retrieve(io.BytesIO(header[1:]))
+            unpacked = sum(f.get_unpack_size() for f in streams.unpackinfo.folders)
+        except Exception as e:
+            raise ProbeError("garbage") from e
+        if unpacked > MAX_HEADER:
+            raise ProbeError("7z-length")
     buf = io.BytesIO(header)
     try:
         parsed = archiveinfo.Header.retrieve(_Window(data, base or 0), buf, START_HEADER)
