@@ -52,6 +52,7 @@ def release(tmp_path_factory) -> Path:
     run(root, "7z", "a", "-bd", "-mx1", "whole.7z", *files)
     run(root, "zip", "-q", "-0", "zip-plain.zip", *files)
     run(root, "zip", "-q", "-0", "-P", PASSWORD, "zip-e.zip", *files)
+    run(root, "zip", "-q", "-0", "-s", "1m", "zip-split.zip", *files)
     return root
 
 
@@ -129,6 +130,9 @@ def test_zip_local_headers(release):
                                    "encrypted": False}
     e = first(release, "zip-e.zip", "archive")["archive"]
     assert e["encrypted_files"] and e["entries"][0]["name"] == VIDEO and e["entries"][0]["encrypted"]
+    # zip -s: the first volume (.z01) starts with the split marker, then the local headers
+    split = first(release, "zip-split.z01", "archive")["archive"]
+    assert split["volume"] == 1 and split["entries"][0]["name"] == VIDEO
 
 
 def test_nfo_and_file_starts(release):

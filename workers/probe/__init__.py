@@ -90,7 +90,7 @@ def _sections(facts: dict, kind: str, name: str, data: bytes, first: bool) -> No
             _section(facts, "archive", rar.read, data)
         elif data.startswith(sevenz.SIGNATURE):
             _section(facts, "archive", sevenz.read_start, data)
-        elif data.startswith(zipfmt.LOCAL):
+        elif zipfmt.sniff(data):
             _section(facts, "archive", zipfmt.read, data)
         found = media.read(data)
         if found is not None or kind == "media":

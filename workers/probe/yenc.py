@@ -75,6 +75,7 @@ def decode(body: bytes) -> tuple[dict, bytes]:
         raise ProbeError("yenc-missing")
     got = _run(body, stuff=False)
     if got is not None and not _sound(got) and b"\n." in body:
+        got = None
         got = _run(body, stuff=True)
     if got is None or got.file_name is None or got.data is None:
         raise ProbeError("yenc-missing")
@@ -88,7 +89,7 @@ def decode(body: bytes) -> tuple[dict, bytes]:
         "end": got.part_end if b"end" in fields else None,
         "crc_ok": got.crc is not None and got.crc_expected is not None,
     }
-    data = bytes(got.data)
+    data = got.data      # a bytearray: the readers take it as it is, no copy
     if got.crc_expected is not None and got.crc is None:
         raise ProbeError("yenc-crc", yenc=facts, data=data)
     if not got.end_size and b"=yend" not in body[-512:]:

@@ -12,6 +12,7 @@ import struct
 from .errors import ProbeError
 
 LOCAL = b"PK\x03\x04"
+SPANNED = b"PK\x07\x08"       # a split (-s) zip's first volume starts with this marker
 _LOCAL = struct.Struct("<4sHHHHHIIIHH")
 FLAG_ENCRYPTED, FLAG_DESCRIPTOR, FLAG_UTF8 = 0x0001, 0x0008, 0x0800
 METHOD_AES = 99
@@ -45,12 +46,17 @@ def _name(raw: bytes, flags: int) -> str:
         return raw.decode("cp437")
 
 
+def sniff(data: bytes) -> bool:
+    return data.startswith(LOCAL) or data.startswith(SPANNED + LOCAL)
+
+
 def read(data: bytes) -> dict:
     """The archive facts of a zip's first bytes. Raises ProbeError: garbage
     (no local header at the start), truncated (the first header cut off)."""
-    if not data.startswith(LOCAL):
+    if not sniff(data):
         raise ProbeError("garbage")
-    entries, pos = [], 0
+    start = pos = len(SPANNED) if data.startswith(SPANNED) else 0
+    entries = []
     while len(entries) < MAX_ENTRIES and data.startswith(LOCAL, pos):
         if pos + _LOCAL.size > len(data):
             break
@@ -73,7 +79,7 @@ def read(data: bytes) -> dict:
             pos = data.find(LOCAL, data_at)
             if pos < 0:
                 break
-    if not entries and pos == 0:
+    if not entries and pos == start:
         raise ProbeError("truncated")
-    return {"format": "zip", "volume": None, "solid": False, "encrypted_headers": False,
+    return {"format": "zip", "volume": 1 if start else None, "solid": False, "encrypted_headers": False,
             "encrypted_files": any(e["encrypted"] for e in entries), "entries": entries}
