@@ -45,6 +45,9 @@ def release(tmp_path_factory) -> Path:
                               f"  Password: {PASSWORD}\r\n  \xdb\xdb\xb2\xb1\xb0\r\n").encode("latin-1"))
     files = [VIDEO, NFO]
     run(root, "par2", "create", "-q", "-r10", "-n2", "set.par2", *files)
+    # volumes start with a recovery slice: one shorter than an article, one longer
+    run(root, "par2", "create", "-q", "-s400000", "-r60", "-n1", "small.par2", VIDEO)
+    run(root, "par2", "create", "-q", "-s800000", "-r60", "-n1", "large.par2", VIDEO)
     for label, flags in (("plain", []), ("p", [f"-p{PASSWORD}"]), ("hp", [f"-hp{PASSWORD}"])):
         run(root, "rar", "a", "-idq", "-m0", "-v1m", *flags, f"rar-{label}.rar", *files)
     for label, flags in (("plain", []), ("p", [f"-p{PASSWORD}"]), ("mhe", [f"-p{PASSWORD}", "-mhe=on"])):
@@ -86,6 +89,17 @@ def test_par2cmdline_index_and_volume(release):
         assert "par2cmdline" in p["creator"]
         assert len(p["set_id"]) == 32 and all(len(f["file_id"]) == 32 for f in p["files"])
         assert facts["yenc"]["name"] == "a3f09c1b7d.bin"
+
+
+def test_par2cmdline_volumes_start_with_recovery_slices(release):
+    small = first(release, next(release.glob("small.vol*.par2")).name, "par2")["par2"]
+    assert [f["name"] for f in small["files"]] == [VIDEO]
+    assert small["set_id"] == first(release, "small.par2", "par2")["par2"]["set_id"]
+    name = next(release.glob("large.vol*.par2")).name
+    large = read_article("par2", name, articles(release / name)[0])
+    assert large["error"] == "par2-recovery"
+    assert large["par2"] == {"set_id": first(release, "large.par2", "par2")["par2"]["set_id"],
+                             "creator": None, "files": []}
 
 
 def test_rar5_plain_p_and_hp(release):

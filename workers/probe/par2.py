@@ -40,12 +40,13 @@ def read(data: bytes) -> dict:
     """{set_id, creator, files: [{file_id, name, size, md5_16k, md5}]} of the
     set the bytes start with. Raises ProbeError: garbage (no packet),
     par2-length (an impossible length), par2-md5 (a packet damaged),
-    truncated (a description cut off); the files read before it go along."""
+    truncated (a description cut off), par2-recovery (nothing but a recovery
+    slice: the set id alone); the files read before it go along."""
     view = memoryview(data)
     pos = data.find(MAGIC, 0, HEAD)
     if pos < 0:
         raise ProbeError("garbage")
-    set_id = creator = None
+    set_id = creator = seen_set = None
     files: dict[bytes, dict] = {}
     problem = damaged = None
     while pos + HEAD <= len(data):
@@ -61,6 +62,7 @@ def read(data: bytes) -> dict:
             problem = "par2-length"
             break
         ptype = bytes(view[pos + 48:pos + 64])
+        seen_set = seen_set or bytes(view[pos + 32:pos + 48])
         readable = ptype in (FILE_DESC, CREATOR, MAIN)
         if readable and length > MAX_READ_PACKET:
             problem = "par2-length"
@@ -90,6 +92,10 @@ def read(data: bytes) -> dict:
                     creator = text_of(bytes(body))
         pos += length
     problem = problem or damaged
+    if set_id is None and seen_set is not None and problem is None:
+        # a volume starting with a recovery slice longer than the bytes at hand:
+        # the set is known (from the packet's header, its MD5 unchecked), its files are not
+        raise ProbeError("par2-recovery", par2={"set_id": seen_set.hex(), "creator": None, "files": []})
     if set_id is None:
         raise ProbeError(problem or "garbage")
     found = {"set_id": set_id.hex(), "creator": creator, "files": list(files.values())}
