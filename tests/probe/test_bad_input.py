@@ -56,6 +56,14 @@ def test_yenc_crc_and_missing_and_cut():
     assert cut["par2"] is not None and cut["par2"]["files"]
 
 
+def test_utf8_names():
+    data = b"x" * 100
+    body = body_of(data, "Caf\u00e9.\u00c9t\u00e9.2024.mkv")
+    assert read_article("lone", "f", body)["yenc"]["name"] == "Caf\u00e9.\u00c9t\u00e9.2024.mkv"
+    latin = body.replace("Caf\u00e9".encode(), b"Caf\xe9")
+    assert read_article("lone", "f", latin)["yenc"]["name"].startswith("Caf\u00e9.")
+
+
 def test_lines_starting_with_a_dot():
     data = bytes([4]) * 300 + bytes(range(256)) * 50      # byte 4 encodes to "."
     enc = plain_encode(data)

@@ -53,6 +53,7 @@ def release(tmp_path_factory) -> Path:
     for label, flags in (("plain", []), ("p", [f"-p{PASSWORD}"]), ("mhe", [f"-p{PASSWORD}", "-mhe=on"])):
         run(root, "7z", "a", "-bd", "-mx0", "-v1m", *flags, f"sz-{label}.7z", *files)
     run(root, "7z", "a", "-bd", "-mx1", "whole.7z", *files)
+    run(root, "7z", "a", "-bd", "-mx0", "-mhc=off", "plainhdr.7z", *files)
     run(root, "zip", "-q", "-0", "zip-plain.zip", *files)
     run(root, "zip", "-q", "-0", "-P", PASSWORD, "zip-e.zip", *files)
     run(root, "zip", "-q", "-0", "-s", "1m", "zip-split.zip", *files)
@@ -135,6 +136,13 @@ def test_7z_tails_plain_p_and_mhe(release):
     whole = last(release, "whole.7z")["archive"]
     assert {e["name"]: e["size"] for e in whole["entries"]} == sizes
     assert whole["solid"]
+    # -mhc=off: the end header as it is, not packed
+    plainhdr = last(release, "plainhdr.7z")["archive"]
+    assert {e["name"]: e["size"] for e in plainhdr["entries"]} == sizes
+    # a tail article too short to hold the packed header it points at
+    tail = (release / "whole.7z").read_bytes()[-40:]
+    short = read_article("7z-tail", "whole.7z", yenc_part(tail, "whole.7z", 9, 9, 9_000_000, 8_999_960))
+    assert short["error"] == "truncated" and short["archive"] is None
 
 
 def test_zip_local_headers(release):

@@ -114,6 +114,10 @@ def read_tail(data: bytes) -> dict:
             continue
         # the packed header ends where the encoded header starts
         packed = sum(streams.packinfo.packsizes)
+        if packed > at:
+            # it begins in an earlier article: a tail this short holds only its end
+            problem = ProbeError("truncated")
+            continue
         base = START_HEADER + streams.packinfo.packpos + packed - at
         try:
             return _listing(data, base, data[at:])

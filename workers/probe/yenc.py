@@ -81,7 +81,7 @@ def decode(body: bytes) -> tuple[dict, bytes]:
         raise ProbeError("yenc-missing")
     begin = got.part_begin + 1 if b"begin" in fields else None
     facts = {
-        "name": got.file_name,
+        "name": _name(got.file_name),
         "part": _number(fields, b"part"),
         "total": _number(fields, b"total"),
         "size": got.file_size if b"size" in fields else None,
@@ -98,6 +98,14 @@ def decode(body: bytes) -> tuple[dict, bytes]:
     if want and len(data) != want:
         raise ProbeError("yenc-size", yenc=facts, data=data)
     return facts, data
+
+
+def _name(decoded: str) -> str:
+    """sabctools gives the name's bytes as Latin-1; posters write UTF-8."""
+    try:
+        return decoded.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return decoded
 
 
 def _sound(got) -> bool:
