@@ -75,6 +75,18 @@ def test_lines_starting_with_a_dot():
     assert facts["start"]["md5_16k"] == hashlib.md5(data[:16384]).hexdigest()
 
 
+def test_a_line_of_one_dot():
+    """A data line that is "." alone: in NNTP it would end the body, so the
+    server stuffed it and the prober's client unstuffed it again."""
+    enc = b"k" * 128 + b"\r\n" + b".\r\n" + b"k" * 128 + b"\r\n"
+    data = b"A" * 128 + b"\x04" + b"A" * 128
+    body = (b"=ybegin line=128 size=257 name=one.bin\r\n" + enc
+            + b"=yend size=257 crc32=%08x\r\n" % zlib.crc32(data))
+    facts = read_article("lone", "one.bin", body)
+    assert facts["error"] is None and facts["yenc"]["crc_ok"] and facts["start"]["size"] == 257
+    assert facts["start"]["md5_16k"] == hashlib.md5(data).hexdigest()
+
+
 def test_too_large_is_refused_before_decoding():
     facts = read_article("lone", "big", b"=ybegin " + b"x" * 100, cap=64)
     assert facts["error"] == "too-large" and facts["yenc"] is None

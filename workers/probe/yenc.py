@@ -50,7 +50,6 @@ def _run(body: bytes, stuff: bool):
     decoder = sabctools.Decoder(FEED)
     decoder.expect(None)
     view = memoryview(body)
-    found = []
     for piece in (memoryview(STATUS), *(view[i:i + FEED] for i in range(0, len(view), FEED)),
                   memoryview(tail)):
         at = 0
@@ -62,8 +61,9 @@ def _run(body: bytes, stuff: bool):
             buf[:n] = piece[at:at + n]
             decoder.process(n)
             at += n
-            found.extend(decoder)
-    return found[0] if found else None
+            for got in decoder:
+                return got      # the first response: a lone "." line may have ended it early
+    return None
 
 
 def decode(body: bytes) -> tuple[dict, bytes]:
