@@ -188,6 +188,12 @@ def test_later_parts_show_no_start():
     assert facts["yenc"]["part"] == 2 and facts["yenc"]["begin"] > 1
     assert facts["start"] is None and facts["archive"] is None
     assert facts["error"] == "garbage"      # an archive candidate that shows no archive
+    # a 7z volume's middle article is nothing to read; its last one holds the listing
+    seven = SHAPES["7z"]
+    middle = read_article("lone", seven["name"], encode_part(seven, 2))
+    assert middle["error"] is None and middle["archive"] is None
+    tail = read_article("lone", seven["name"], encode_part(seven, part_count(seven)))
+    assert tail["archive"]["entries"][0]["name"] == f"{RELEASE}.mkv"
 
 
 def test_nfo_links_and_passwords():

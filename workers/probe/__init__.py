@@ -40,7 +40,7 @@ def read_article(kind: str, file_name: str, body: bytes, *, cap: int = MAX_BODY)
         _read(facts, kind, str(file_name or ""), body, cap)
     except ProbeError as e:
         _fail(facts, e)
-    except (MemoryError, RecursionError, Exception):   # a reader's bug must not stop the prober
+    except Exception:       # memory, recursion, a reader's bug: none may stop the prober
         facts["error"] = facts["error"] or "garbage"
     return facts
 
@@ -71,7 +71,8 @@ def _read(facts: dict, kind: str, file_name: str, body, cap: int) -> None:
     name = (head["name"] or file_name).strip()
     if first and len(data) >= min(START_BYTES, size):
         facts["start"] = {"md5_16k": hashlib.md5(data[:START_BYTES]).hexdigest(), "size": size}
-    _sections(facts, kind, name, data, first)
+    last = head["end"] is None or head["size"] is None or head["end"] >= head["size"]
+    _sections(facts, kind, name, data, first, last)
 
 
 def _section(facts: dict, key: str, reader, *args):
@@ -81,7 +82,7 @@ def _section(facts: dict, key: str, reader, *args):
         _fail(facts, e)
 
 
-def _sections(facts: dict, kind: str, name: str, data: bytes, first: bool) -> None:
+def _sections(facts: dict, kind: str, name: str, data: bytes, first: bool, last: bool) -> None:
     lower = name.lower()
     if first:
         if data.startswith(par2.MAGIC):
@@ -99,7 +100,9 @@ def _sections(facts: dict, kind: str, name: str, data: bytes, first: bool) -> No
             _section(facts, "nfo", nfo.read, data)
             if facts["nfo"] and facts["nfo"]["password"]:
                 facts["password"] = {"value": facts["nfo"]["password"], "source": "nfo"}
-    if facts["archive"] is None and (kind == "7z-tail" or (not first and _7Z_VOLUME.search(lower))):
+    # a 7z lists itself at its end: the tail candidate, or a volume's last article
+    if facts["archive"] is None and (kind == "7z-tail" or
+                                     (last and not first and _7Z_VOLUME.search(lower))):
         if facts["error"] is None:
             _section(facts, "archive", sevenz.read_tail, data)
     archive = facts["archive"]
