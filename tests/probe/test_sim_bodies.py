@@ -215,3 +215,24 @@ def test_nfo_links_and_passwords():
     assert facts["nfo"]["password"] is None and facts["password"] is None
     assert facts["nfo"]["title"] == "Other.Show.S01E01.720p.WEB.h264-X"
     assert re.fullmatch(r"[0-9a-f]{32}", facts["start"]["md5_16k"])
+
+
+def test_media_titles_as_muxers_write_them():
+    """mkvmerge's order (SeekHead and Void before Info) and an iTunes-style
+    MP4 title (moov/udta/meta/ilst/©nam/data) at the front."""
+    from sim.bodies import yenc_part
+    from sim.bodyparts.media import box, element
+    segment = element(0x114D9B74, b"\x00" * 40) + element(0xEC, b"\x00" * 100) + element(
+        0x1549A966, element(0x2AD7B1, b"\x0f\x42\x40") + element(0x7BA9, "Títle.mkv".encode()))
+    mkv = element(0x1A45DFA3, element(0x4282, b"webm")) + element(0x18538067, segment) + b"\x00" * 5000
+    facts = read_article("media", "a.webm", yenc_part(mkv, "a.webm", 1, 1, len(mkv), 0))
+    assert facts["media"] == {"container": "webm", "title": "Títle.mkv", "executable": None}
+    data = box(b"data", b"\x00\x00\x00\x01\x00\x00\x00\x00" + b"An Episode Title")
+    ilst = box(b"ilst", box(b"\xa9nam", data))
+    moov = box(b"moov", box(b"udta", box(b"meta", b"\x00" * 4 + ilst)))
+    mp4 = box(b"ftyp", b"isom\x00\x00\x02\x00isomiso2") + moov + box(b"mdat", b"\x00" * 5000)
+    facts = read_article("media", "b.mp4", yenc_part(mp4, "b.mp4", 1, 1, len(mp4), 0))
+    assert facts["media"] == {"container": "mp4", "title": "An Episode Title", "executable": None}
+    elf = b"\x7fELF\x02\x01\x01" + b"\x00" * 1000
+    facts = read_article("media", "c.mkv", yenc_part(elf, "c.mkv", 1, 1, len(elf), 0))
+    assert facts["media"]["executable"] == "elf"
