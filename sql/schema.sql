@@ -130,12 +130,52 @@ CREATE TYPE voyager.sample_in AS (
 CREATE FUNCTION voyager.add_rule_set(p_rules jsonb, p_note text DEFAULT ''::text) RETURNS integer
     LANGUAGE plpgsql
     AS $$
-DECLARE v integer;
+DECLARE
+    v_known jsonb := (SELECT rs.rules FROM voyager.rule_sets rs WHERE rs.version = 1);
+    v_key   text;
+    v_value jsonb;
+    v_item  jsonb;
+    v       integer;
 BEGIN
     IF p_rules IS NULL OR jsonb_typeof(p_rules) <> 'object' THEN
         RAISE EXCEPTION 'a rule set is a JSON object' USING ERRCODE = '22023';
     END IF;
-    INSERT INTO voyager.rule_sets (rules, note) VALUES (p_rules, coalesce(p_note, '')) RETURNING version INTO v;
+    FOR v_key, v_value IN SELECT * FROM jsonb_each(p_rules) LOOP
+        IF NOT v_known ? v_key THEN
+            RAISE EXCEPTION 'rule set: unknown key "%"', v_key
+                USING ERRCODE = '22023', HINT = 'The window knows: ' || (SELECT string_agg(k, ', ' ORDER BY k)
+                                                                          FROM jsonb_object_keys(v_known) k);
+        END IF;
+        IF jsonb_typeof(v_value) <> jsonb_typeof(v_known -> v_key) THEN
+            RAISE EXCEPTION 'rule set: "%" must be a JSON %, not %', v_key, jsonb_typeof(v_known -> v_key),
+                jsonb_typeof(v_value) USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_typeof(v_value) = 'number' AND (v_value::numeric < 0 OR v_value::numeric <> trunc(v_value::numeric)
+                                                 OR (v_key = 'sample_percent' AND v_value::numeric > 100)) THEN
+            RAISE EXCEPTION 'rule set: "%" must be a whole number >= 0%', v_key,
+                CASE WHEN v_key = 'sample_percent' THEN ' and <= 100' ELSE '' END USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_typeof(v_value) = 'array' THEN
+            FOR v_item IN SELECT * FROM jsonb_array_elements(v_value) LOOP
+                IF v_key = 'garbage' THEN
+                    -- a signature: the upload tool, in one group or every one ("*")
+                    IF jsonb_typeof(v_item) IS DISTINCT FROM 'object'
+                       OR jsonb_typeof(v_item -> 'tool') IS DISTINCT FROM 'string'
+                       OR (v_item ? 'group' AND jsonb_typeof(v_item -> 'group') <> 'string')
+                       OR EXISTS (SELECT 1 FROM jsonb_object_keys(v_item) k WHERE k NOT IN ('tool', 'group')) THEN
+                        RAISE EXCEPTION 'rule set: a "garbage" signature is {"tool": "...", "group": "..." or "*"}, not %',
+                            v_item USING ERRCODE = '22023';
+                    END IF;
+                ELSIF jsonb_typeof(v_item) <> 'string' THEN
+                    RAISE EXCEPTION 'rule set: "%" is a list of strings, not of %', v_key, jsonb_typeof(v_item)
+                        USING ERRCODE = '22023';
+                END IF;
+            END LOOP;
+        END IF;
+    END LOOP;
+    INSERT INTO voyager.rule_sets (rules, note)
+    VALUES ((voyager.rule_set()).rules || p_rules, coalesce(p_note, ''))
+    RETURNING version INTO v;
     RETURN v;
 END $$;
 
@@ -1359,6 +1399,8 @@ CREATE TABLE voyager.group_leases (
     max_priority integer,
     capture_only boolean DEFAULT false NOT NULL,
     takeovers integer DEFAULT 0 NOT NULL,
+    rule_version integer,
+    rules_token uuid,
     CONSTRAINT group_leases_holder_check CHECK (((token IS NULL) = (holder IS NULL)))
 );
 
@@ -1525,6 +1567,32 @@ END $$;
 
 
 --
+-- Name: lease_rules(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lease_rules(p_token uuid) RETURNS TABLE(rule_version integer, rules jsonb, owners jsonb)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v voyager.group_leases;
+    v_version integer;
+BEGIN
+    v := voyager.lease_of(p_token);
+    v_version := CASE WHEN v.rules_token = p_token THEN v.rule_version END;
+    IF v_version IS NULL THEN
+        v_version := (SELECT max(rs.version) FROM voyager.rule_sets rs);
+        UPDATE voyager.group_leases gl SET rule_version = v_version, rules_token = p_token
+         WHERE gl.group_id = v.group_id AND gl.lane = v.lane;
+    END IF;
+    RETURN QUERY
+    SELECT rs.version, rs.rules,
+           (SELECT coalesce(jsonb_object_agg(g.name, g.priority), '{}') FROM voyager.groups g WHERE g.active)
+      FROM voyager.rule_sets rs WHERE rs.version = v_version;
+END $$;
+
+
+--
 -- Name: lease_waiting(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1637,7 +1705,7 @@ BEGIN
         IF r.status = 'planned' THEN
             UPDATE voyager.ranges x
                SET status = 'leased', lane = v.lane, leased_at = now(), attempts = x.attempts + 1,
-                   error = NULL, rule_version = (SELECT max(rs.version) FROM voyager.rule_sets rs)
+                   error = NULL, rule_version = CASE WHEN v.rules_token = p_token THEN v.rule_version END
              WHERE x.id = r.id
             RETURNING * INTO r;
         END IF;
@@ -5135,6 +5203,14 @@ ALTER TABLE ONLY voyager.group_leases
 
 ALTER TABLE ONLY voyager.group_leases
     ADD CONSTRAINT group_leases_range_id_fkey FOREIGN KEY (range_id) REFERENCES voyager.ranges(id) ON DELETE SET NULL;
+
+
+--
+-- Name: group_leases group_leases_rule_version_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.group_leases
+    ADD CONSTRAINT group_leases_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
 
 
 --

@@ -62,7 +62,9 @@ class CorpusLane(LaneWorker):
                     self._storer.shutdown()
         return self.stats
 
-    def priorities(self) -> dict[str, int]:
+    def priorities(self, owners: dict[str, int]) -> dict[str, int]:
+        # the corpus's every group owns its crossposts, as its truth was made
+        # (a replay of some of its groups indexes only those)
         return self.corpus.priorities()
 
     def work_group(self, token, gid: int, name: str) -> None:
