@@ -1,7 +1,12 @@
 """`voyager rules list`, `voyager rules show [VERSION]`, `voyager rules add FILE.json [--note TEXT]`:
 the window's rule sets (voyager.rule_sets). A worker loads the current one with
 each lease (voyager.lease_rules), so a new rule set applies from the next lease;
-the database checks a new one against the keys and types the window knows."""
+the database checks a new one against the keys and types the window knows.
+
+`voyager rules retract dropped-poster|garbage KEY [--note TEXT]` adds the rule
+set without that entry and plans the recovery of what it dropped
+(voyager.retract_rule); `voyager rules recover [--until-idle] [--flush-at-end]`
+runs the recoveries (workers/recovery.py), as a worker process does."""
 from __future__ import annotations
 
 import argparse
@@ -30,7 +35,25 @@ def main(argv: list[str], dsn: str) -> int:
                                    "prints its version")
     a.add_argument("file", help="a JSON object ('-': standard input)")
     a.add_argument("--note", default="", help="why it changed")
+    r = sub.add_parser("retract", help="a rule set without a dropped poster or a garbage tool, and the recovery "
+                                       "of what it dropped planned; prints the groups, as JSON lines")
+    r.add_argument("rule", choices=["dropped-poster", "garbage"])
+    r.add_argument("key", help="the poster, or the garbage signature's tool")
+    r.add_argument("--note", default=None)
+    rc = sub.add_parser("recover", help="run the planned recoveries (retracted rules, removed groups' crossposts)")
+    rc.add_argument("--until-idle", action="store_true", help="exit when no recovery is left to lease")
+    rc.add_argument("--flush-at-end", action="store_true",
+                    help="a recovery ending where its group's data ends finishes what is open (a fixed corpus)")
+    rc.add_argument("--node", default=None)
     args = p.parse_args(argv)
+    if args.action == "recover":
+        import os
+
+        from workers.recovery import RecoveryLane
+
+        lane = RecoveryLane(args.node or f"{os.uname().nodename}/recovery", args.until_idle, args.flush_at_end)
+        print(json.dumps(lane.run()))
+        return 0
     with psycopg.connect(dsn, autocommit=True) as conn:
         if args.action == "list":
             for version, created, note, ranges in conn.execute(
@@ -44,6 +67,14 @@ def main(argv: list[str], dsn: str) -> int:
             if row is None or row[0] is None:
                 raise ValueError(f"no rule set {args.version}")
             print(json.dumps(row[1], indent=2, sort_keys=True))
+        elif args.action == "retract":
+            try:
+                rows = conn.execute("SELECT * FROM voyager.retract_rule(%s, %s, %s)",
+                                    (args.rule, args.key, args.note)).fetchall()
+            except psycopg.errors.InvalidParameterValue as e:
+                raise ValueError(e.diag.message_primary) from None
+            for version, group, ranges, stale in rows:
+                print(json.dumps({"rule_version": version, "group": group, "ranges": ranges, "stale": stale}))
         else:
             text = Path("/dev/stdin").read_text() if args.file == "-" else Path(args.file).read_text()
             try:
