@@ -138,3 +138,20 @@ def test_voyager_rules_adds_lists_and_shows(conn, db_dsn, tmp_path):
     missing = rules_cli(db_dsn, "show", "9")
     assert missing.returncode == 1 and "no rule set 9" in missing.stderr
     assert conn.execute("SELECT max(version) FROM voyager.rule_sets").fetchone()[0] == 2
+
+
+def test_voyager_rules_retract_adds_the_set_without_the_entry(conn, db_dsn):
+    add_rule_set(conn, {"dropped_posters": ["a@example.invalid", "b@example.invalid"],
+                        "garbage": [{"tool": "nyuu", "group": "*"}]})
+    out = rules_cli(db_dsn, "retract", "dropped-poster", "a@example.invalid")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""                    # no range counted its drops: nothing to recover
+    rules = json.loads(rules_cli(db_dsn, "show").stdout)
+    assert rules["dropped_posters"] == ["b@example.invalid"] and rules["garbage"] == [{"tool": "nyuu", "group": "*"}]
+    assert rules_cli(db_dsn, "retract", "garbage", "nyuu").returncode == 0
+    assert json.loads(rules_cli(db_dsn, "show").stdout)["garbage"] == []
+    assert conn.execute("SELECT max(version) FROM voyager.rule_sets").fetchone()[0] == 4
+    # retracted again: the set is as it should be, nothing added
+    assert rules_cli(db_dsn, "retract", "garbage", "nyuu").returncode == 0
+    assert conn.execute("SELECT max(version) FROM voyager.rule_sets").fetchone()[0] == 4
+    assert rules_cli(db_dsn, "retract", "stub-archive", "AX").returncode == 2
