@@ -86,7 +86,8 @@ def replay(rec: dict, dsn: str) -> dict:
             todo = by_group.get(group, [])
             if not todo:
                 conn.execute("SELECT voyager.release_group(%s)", (token,))
-                conn.execute("SELECT voyager.set_group_active(%s, false)", (group,))
+                # not leased again; not a removal (that would plan recoveries of its crossposts)
+                conn.execute("UPDATE voyager.groups SET active = false WHERE name = %s", (group,))
                 continue
             current = None
             for i in todo:

@@ -41,7 +41,8 @@ CREATE TYPE voyager.count_in AS (
 
 CREATE TYPE voyager.lane AS ENUM (
     'history',
-    'tail'
+    'tail',
+    'recovery'
 );
 
 
@@ -130,12 +131,52 @@ CREATE TYPE voyager.sample_in AS (
 CREATE FUNCTION voyager.add_rule_set(p_rules jsonb, p_note text DEFAULT ''::text) RETURNS integer
     LANGUAGE plpgsql
     AS $$
-DECLARE v integer;
+DECLARE
+    v_known jsonb := (SELECT rs.rules FROM voyager.rule_sets rs WHERE rs.version = 1);
+    v_key   text;
+    v_value jsonb;
+    v_item  jsonb;
+    v       integer;
 BEGIN
     IF p_rules IS NULL OR jsonb_typeof(p_rules) <> 'object' THEN
         RAISE EXCEPTION 'a rule set is a JSON object' USING ERRCODE = '22023';
     END IF;
-    INSERT INTO voyager.rule_sets (rules, note) VALUES (p_rules, coalesce(p_note, '')) RETURNING version INTO v;
+    FOR v_key, v_value IN SELECT * FROM jsonb_each(p_rules) LOOP
+        IF NOT v_known ? v_key THEN
+            RAISE EXCEPTION 'rule set: unknown key "%"', v_key
+                USING ERRCODE = '22023', HINT = 'The window knows: ' || (SELECT string_agg(k, ', ' ORDER BY k)
+                                                                          FROM jsonb_object_keys(v_known) k);
+        END IF;
+        IF jsonb_typeof(v_value) <> jsonb_typeof(v_known -> v_key) THEN
+            RAISE EXCEPTION 'rule set: "%" must be a JSON %, not %', v_key, jsonb_typeof(v_known -> v_key),
+                jsonb_typeof(v_value) USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_typeof(v_value) = 'number' AND (v_value::numeric < 0 OR v_value::numeric <> trunc(v_value::numeric)
+                                                 OR (v_key = 'sample_percent' AND v_value::numeric > 100)) THEN
+            RAISE EXCEPTION 'rule set: "%" must be a whole number >= 0%', v_key,
+                CASE WHEN v_key = 'sample_percent' THEN ' and <= 100' ELSE '' END USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_typeof(v_value) = 'array' THEN
+            FOR v_item IN SELECT * FROM jsonb_array_elements(v_value) LOOP
+                IF v_key = 'garbage' THEN
+                    -- a signature: the upload tool, in one group or every one ("*")
+                    IF jsonb_typeof(v_item) IS DISTINCT FROM 'object'
+                       OR jsonb_typeof(v_item -> 'tool') IS DISTINCT FROM 'string'
+                       OR (v_item ? 'group' AND jsonb_typeof(v_item -> 'group') <> 'string')
+                       OR EXISTS (SELECT 1 FROM jsonb_object_keys(v_item) k WHERE k NOT IN ('tool', 'group')) THEN
+                        RAISE EXCEPTION 'rule set: a "garbage" signature is {"tool": "...", "group": "..." or "*"}, not %',
+                            v_item USING ERRCODE = '22023';
+                    END IF;
+                ELSIF jsonb_typeof(v_item) <> 'string' THEN
+                    RAISE EXCEPTION 'rule set: "%" is a list of strings, not of %', v_key, jsonb_typeof(v_item)
+                        USING ERRCODE = '22023';
+                END IF;
+            END LOOP;
+        END IF;
+    END LOOP;
+    INSERT INTO voyager.rule_sets (rules, note)
+    VALUES ((voyager.rule_set()).rules || p_rules, coalesce(p_note, ''))
+    RETURNING version INTO v;
     RETURN v;
 END $$;
 
@@ -1104,6 +1145,23 @@ $$;
 
 
 --
+-- Name: date_samples_due(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.date_samples_due(p_limit integer) RETURNS TABLE(group_name text, low bigint, high bigint, samples integer)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT g.name, greatest(g.low, 1), g.high,
+           least(1000, greatest(16, ceil((g.high - greatest(g.low, 1) + 1) / 500e6)))::integer
+      FROM voyager.groups g
+      LEFT JOIN LATERAL (SELECT max(d.sampled_at) AS at FROM voyager.group_dates d WHERE d.group_id = g.id) s ON true
+     WHERE g.active AND g.high >= greatest(g.low, 1)
+     ORDER BY s.at ASC NULLS FIRST, g.priority
+     LIMIT greatest(p_limit, 0)
+$$;
+
+
+--
 -- Name: estimate_range_dates(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1175,6 +1233,33 @@ BEGIN
            claim = NULL, running_until = NULL
      WHERE j.name = p_name AND j.claim = p_claim;
     RETURN FOUND;   -- false: the lease ran out and another tick has the job now
+END $$;
+
+
+--
+-- Name: finish_recovery(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.finish_recovery(p_token uuid) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v voyager.group_leases;
+    x voyager.recoveries;
+BEGIN
+    v := voyager.lease_of(p_token);
+    UPDATE voyager.recoveries r SET done_at = now()
+     WHERE r.token = p_token AND r.done_at IS NULL
+    RETURNING * INTO x;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
+    END IF;
+    DELETE FROM voyager.rule_counts c WHERE c.range_id = ANY (x.stale) AND c.rule = x.rule AND c.key = x.key;
+    DELETE FROM voyager.rule_samples s WHERE s.range_id = ANY (x.stale) AND s.rule = x.rule AND s.key = x.key;
+    UPDATE voyager.group_leases
+       SET token = NULL, holder = NULL, released_at = now(), range_id = NULL
+     WHERE group_id = v.group_id AND lane = v.lane;
+    RETURN x.added;
 END $$;
 
 
@@ -1359,6 +1444,8 @@ CREATE TABLE voyager.group_leases (
     max_priority integer,
     capture_only boolean DEFAULT false NOT NULL,
     takeovers integer DEFAULT 0 NOT NULL,
+    rule_version integer,
+    rules_token uuid,
     CONSTRAINT group_leases_holder_check CHECK (((token IS NULL) = (holder IS NULL)))
 );
 
@@ -1525,6 +1612,71 @@ END $$;
 
 
 --
+-- Name: lease_recovery(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lease_recovery(p_node text DEFAULT NULL::text) RETURNS TABLE(token uuid, recovery_id bigint, group_name text, rule text, key text, taken_over boolean)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_ttl   interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
+    v_node  text := coalesce(nullif(p_node, ''), 'unnamed');
+    v_token uuid := gen_random_uuid();
+    x       voyager.recoveries;
+    v_id    bigint;
+    v_held  boolean;
+BEGIN
+    SELECT r.id, gl.token IS NOT NULL INTO v_id, v_held
+      FROM voyager.recoveries r
+      JOIN voyager.group_leases gl ON gl.group_id = r.group_id AND gl.lane = 'recovery'
+     WHERE r.done_at IS NULL AND (gl.token IS NULL OR gl.heartbeat_at < now() - v_ttl)
+     ORDER BY r.id
+     LIMIT 1
+       FOR UPDATE OF gl SKIP LOCKED;
+    IF v_id IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT * INTO x FROM voyager.recoveries r WHERE r.id = v_id;
+    UPDATE voyager.group_leases gl
+       SET token = v_token, holder = v_node, leased_at = now(), heartbeat_at = now(), range_id = NULL,
+           rule_version = x.rule_version, rules_token = v_token, takeovers = gl.takeovers + v_held::integer
+     WHERE gl.group_id = x.group_id AND gl.lane = 'recovery';
+    UPDATE voyager.recoveries r SET token = v_token WHERE r.id = x.id;
+    INSERT INTO voyager.nodes AS n (name) VALUES (v_node)
+        ON CONFLICT (name) DO UPDATE SET seen_at = now();
+    RETURN QUERY SELECT v_token, x.id, g.name, x.rule, x.key, v_held
+                   FROM voyager.groups g WHERE g.id = x.group_id;
+END $$;
+
+
+--
+-- Name: lease_rules(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lease_rules(p_token uuid) RETURNS TABLE(rule_version integer, rules jsonb, owners jsonb)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v voyager.group_leases;
+    v_version integer;
+BEGIN
+    v := voyager.lease_of(p_token);
+    v_version := CASE WHEN v.rules_token = p_token THEN v.rule_version END;
+    IF v_version IS NULL THEN
+        v_version := (SELECT max(rs.version) FROM voyager.rule_sets rs);
+        UPDATE voyager.group_leases gl SET rule_version = v_version, rules_token = p_token
+         WHERE gl.group_id = v.group_id AND gl.lane = v.lane;
+    END IF;
+    RETURN QUERY
+    SELECT rs.version, rs.rules,
+           (SELECT coalesce(jsonb_object_agg(g.name, g.priority), '{}') FROM voyager.groups g WHERE g.active)
+      FROM voyager.rule_sets rs WHERE rs.version = v_version;
+END $$;
+
+
+--
 -- Name: lease_waiting(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1637,7 +1789,7 @@ BEGIN
         IF r.status = 'planned' THEN
             UPDATE voyager.ranges x
                SET status = 'leased', lane = v.lane, leased_at = now(), attempts = x.attempts + 1,
-                   error = NULL, rule_version = (SELECT max(rs.version) FROM voyager.rule_sets rs)
+                   error = NULL, rule_version = CASE WHEN v.rules_token = p_token THEN v.rule_version END
              WHERE x.id = r.id
             RETURNING * INTO r;
         END IF;
@@ -1953,6 +2105,60 @@ END $$;
 
 
 --
+-- Name: plan_recovery(text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.plan_recovery(p_rule text, p_key text) RETURNS TABLE(group_name text, ranges integer, stale integer)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_version integer := (SELECT max(version) FROM voyager.rule_sets);
+    v_lead    interval := make_interval(hours => voyager.setting_int('recovery_lead_hours')::integer);
+    g         record;
+    v_start   bigint;
+    v_ranges  bigint[];
+BEGIN
+    IF p_rule IS NULL OR p_rule NOT IN ('dropped-poster', 'garbage', 'crosspost') OR coalesce(p_key, '') = '' THEN
+        RAISE EXCEPTION 'a recovery is of dropped-poster, garbage or crosspost and a key, not % %', p_rule, p_key
+            USING ERRCODE = '22023';
+    END IF;
+    FOR g IN
+        SELECT r.group_id, array_agg(r.id ORDER BY r.start_article) AS stale,
+               min(r.start_article) AS first_start, max(r.end_article) AS last_end
+          FROM voyager.ranges r
+         WHERE r.status = 'done'
+           AND EXISTS (SELECT 1 FROM voyager.rule_counts c
+                        WHERE c.range_id = r.id AND c.rule = p_rule AND c.key = p_key
+                          AND (c.articles > 0 OR c.files > 0 OR c.releases > 0))
+         GROUP BY r.group_id
+    LOOP
+        -- the lead-in: where a fresh window stands as the lane's did at the first stale range
+        SELECT max(x.start_article) INTO v_start
+          FROM voyager.ranges x, voyager.ranges f
+         WHERE f.id = g.stale[1] AND x.group_id = g.group_id AND x.status <> 'ancient'
+           AND x.start_article <= f.start_article AND x.est_date <= f.est_date - v_lead;
+        IF v_start IS NULL THEN
+            SELECT min(x.start_article) INTO v_start FROM voyager.ranges x
+             WHERE x.group_id = g.group_id AND x.status <> 'ancient';
+        END IF;
+        SELECT array_agg(x.id ORDER BY x.start_article) INTO v_ranges FROM voyager.ranges x
+         WHERE x.group_id = g.group_id AND x.status <> 'ancient'
+           AND x.start_article >= v_start AND x.end_article <= g.last_end;
+        INSERT INTO voyager.recoveries AS x (rule, key, group_id, rule_version, ranges, stale)
+        VALUES (p_rule, p_key, g.group_id, v_version, v_ranges, g.stale)
+            ON CONFLICT (group_id, rule, key) WHERE done_at IS NULL DO NOTHING;
+        IF FOUND THEN
+            INSERT INTO voyager.group_leases (group_id, lane) VALUES (g.group_id, 'recovery')
+                ON CONFLICT DO NOTHING;
+            RETURN QUERY SELECT (SELECT gr.name FROM voyager.groups gr WHERE gr.id = g.group_id),
+                                cardinality(v_ranges), cardinality(g.stale);
+        END IF;
+    END LOOP;
+END $$;
+
+
+--
 -- Name: probe_candidate_done(text, bigint, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2120,6 +2326,48 @@ END $$;
 
 
 --
+-- Name: recovery_matches(text, text, text, text, text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recovery_matches(p_rule text, p_key text, p_poster text, p_tool text, p_groups text[]) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT CASE p_rule
+             WHEN 'dropped-poster' THEN p_poster = p_key
+             WHEN 'garbage' THEN p_tool = p_key
+             WHEN 'crosspost' THEN p_key = ANY (p_groups)
+             ELSE false
+           END
+$$;
+
+
+--
+-- Name: recovery_ranges(uuid); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recovery_ranges(p_token uuid) RETURNS TABLE(range_id bigint, start_article bigint, end_article bigint, stale boolean, group_end boolean)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v voyager.group_leases;
+    x voyager.recoveries;
+BEGIN
+    v := voyager.lease_of(p_token);
+    SELECT * INTO x FROM voyager.recoveries r WHERE r.token = p_token AND r.done_at IS NULL;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    SELECT r.id, r.start_article, r.end_article, r.id = ANY (x.stale),
+           NOT EXISTS (SELECT 1 FROM voyager.ranges a WHERE a.group_id = r.group_id
+                          AND a.start_article > r.end_article AND a.status IN ('done', 'leased'))
+      FROM voyager.ranges r WHERE r.id = ANY (x.ranges)
+     ORDER BY r.start_article;
+END $$;
+
+
+--
 -- Name: release_group(uuid, bytea, bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2198,6 +2446,41 @@ CREATE FUNCTION voyager.report_spool(p_node text, p_bytes bigint, p_files intege
        SET bytes = excluded.bytes, files = excluded.files,
            cap_bytes = coalesce(excluded.cap_bytes, s.cap_bytes), reported_at = excluded.reported_at
 $$;
+
+
+--
+-- Name: retract_rule(text, text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.retract_rule(p_rule text, p_key text, p_note text DEFAULT NULL::text) RETURNS TABLE(rule_version integer, group_name text, ranges integer, stale integer)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_rules jsonb := (voyager.rule_set()).rules;
+    v_new   jsonb;
+BEGIN
+    IF p_rule = 'dropped-poster' THEN
+        IF v_rules -> 'dropped_posters' ? p_key THEN
+            v_new := jsonb_build_object('dropped_posters', (v_rules -> 'dropped_posters') - p_key);
+        END IF;
+    ELSIF p_rule = 'garbage' THEN
+        IF EXISTS (SELECT 1 FROM jsonb_array_elements(v_rules -> 'garbage') s WHERE s ->> 'tool' = p_key) THEN
+            v_new := jsonb_build_object('garbage', coalesce(
+                (SELECT jsonb_agg(s) FROM jsonb_array_elements(v_rules -> 'garbage') s WHERE s ->> 'tool' IS DISTINCT FROM p_key),
+                '[]'));
+        END IF;
+    ELSE
+        RAISE EXCEPTION 'only a dropped poster (dropped-poster) or a garbage signature''s tool (garbage) can be retracted, not %',
+            coalesce(p_rule, 'null') USING ERRCODE = '22023',
+            HINT = 'A removed group''s crossposts are recovered by set_group_active(name, false).';
+    END IF;
+    IF v_new IS NOT NULL THEN
+        PERFORM voyager.add_rule_set(v_new, coalesce(p_note, format('retracted %s %s', p_rule, p_key)));
+    END IF;
+    RETURN QUERY SELECT (SELECT max(rs.version) FROM voyager.rule_sets rs), p.group_name, p.ranges, p.stale
+                   FROM voyager.plan_recovery(p_rule, p_key) p;
+END $$;
 
 
 --
@@ -3069,10 +3352,15 @@ END $$;
 CREATE FUNCTION voyager.set_group_active(p_name text, p_active boolean) RETURNS boolean
     LANGUAGE plpgsql
     AS $$
+DECLARE v_was boolean;
 BEGIN
-    UPDATE voyager.groups SET active = p_active WHERE name = p_name;
+    SELECT active INTO v_was FROM voyager.groups WHERE name = p_name FOR UPDATE;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no group named %', p_name USING ERRCODE = '22023';
+    END IF;
+    UPDATE voyager.groups SET active = p_active WHERE name = p_name;
+    IF v_was AND NOT p_active THEN
+        PERFORM voyager.plan_recovery('crosspost', p_name);
     END IF;
     RETURN p_active;
 END $$;
@@ -3326,6 +3614,56 @@ BEGIN
     RETURN jsonb_build_object('range', v_range.id, 'next_article', v_range.next_article,
                               'status', v_range.status, 'releases', v_releases, 'finished', v_finished,
                               'pending', v_pending, 'retracted', v_retracted);
+END $$;
+
+
+--
+-- Name: store_recovered(uuid, bigint, voyager.release_in[], voyager.pending_in[], text[], jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_recovered(p_token uuid, p_range_id bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_release_tools text[] DEFAULT '{}'::text[], p_pending_groups jsonb DEFAULT '[]'::jsonb) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v        voyager.group_leases;
+    x        voyager.recoveries;
+    v_at     bigint;
+    v_rel    voyager.release_in[];
+    v_pend   voyager.pending_in[];
+    v_out    jsonb;
+BEGIN
+    v := voyager.lease_of(p_token);
+    SELECT * INTO x FROM voyager.recoveries r WHERE r.token = p_token AND r.done_at IS NULL FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
+    END IF;
+    IF NOT p_range_id = ANY (x.stale) THEN
+        RAISE EXCEPTION 'range % is not one recovery % stores into', p_range_id, x.id USING ERRCODE = '22023';
+    END IF;
+    IF coalesce(cardinality(p_release_tools), 0) <> coalesce(cardinality(p_releases), 0)
+       OR coalesce(jsonb_array_length(p_pending_groups), 0) <> coalesce(cardinality(p_pending), 0) THEN
+        RAISE EXCEPTION 'batch refused: the tools and groups must be one for each release and pending release'
+            USING ERRCODE = '22023';
+    END IF;
+    v_rel := ARRAY(SELECT p_releases[i] FROM generate_subscripts(p_releases, 1) i
+                    WHERE voyager.recovery_matches(x.rule, x.key, (p_releases[i]).poster, p_release_tools[i],
+                                                   (p_releases[i]).groups)
+                    ORDER BY i);
+    v_pend := ARRAY(SELECT p_pending[i] FROM generate_subscripts(p_pending, 1) i
+                     WHERE voyager.recovery_matches(x.rule, x.key, (p_pending[i]).poster, (p_pending[i]).tool,
+                                                    ARRAY(SELECT jsonb_array_elements_text(p_pending_groups -> (i - 1))))
+                     ORDER BY i);
+    IF cardinality(v_rel) = 0 AND cardinality(v_pend) = 0 THEN
+        RETURN jsonb_build_object('range', p_range_id, 'releases', 0, 'pending', 0);
+    END IF;
+    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now()
+     WHERE group_id = v.group_id AND lane = v.lane;
+    SELECT next_article INTO v_at FROM voyager.ranges WHERE id = p_range_id;
+    v_out := voyager.store_batch(p_token, p_range_id, v_at, v_at, 0, v_rel, v_pend);
+    UPDATE voyager.recoveries r
+       SET added = r.added + (v_out ->> 'releases')::integer + (v_out ->> 'pending')::integer
+     WHERE r.id = x.id;
+    RETURN v_out;
 END $$;
 
 
@@ -3717,6 +4055,41 @@ CREATE TABLE voyager.range_batches (
 
 ALTER TABLE voyager.ranges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME voyager.ranges_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: recoveries; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.recoveries (
+    id bigint NOT NULL,
+    rule text NOT NULL,
+    key text NOT NULL,
+    group_id integer NOT NULL,
+    rule_version integer NOT NULL,
+    ranges bigint[] NOT NULL,
+    stale bigint[] NOT NULL,
+    token uuid,
+    planned_at timestamp with time zone DEFAULT now() NOT NULL,
+    done_at timestamp with time zone,
+    added integer DEFAULT 0 NOT NULL,
+    CONSTRAINT recoveries_rule_check CHECK ((rule = ANY (ARRAY['dropped-poster'::text, 'garbage'::text, 'crosspost'::text]))),
+    CONSTRAINT recoveries_stale_check CHECK (((stale <@ ranges) AND (cardinality(stale) > 0)))
+);
+
+
+--
+-- Name: recoveries_id_seq; Type: SEQUENCE; Schema: voyager; Owner: -
+--
+
+ALTER TABLE voyager.recoveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME voyager.recoveries_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
@@ -4640,6 +5013,14 @@ ALTER TABLE ONLY voyager.ranges
 
 
 --
+-- Name: recoveries recoveries_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.recoveries
+    ADD CONSTRAINT recoveries_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: release_chunks release_chunks_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -4863,6 +5244,13 @@ CREATE INDEX ranges_lane_idx ON voyager.ranges USING btree (group_id, lane, end_
 --
 
 CREATE INDEX ranges_planned_idx ON voyager.ranges USING btree (group_id, start_article) INCLUDE (end_article, next_article, priority, capture) WHERE (status = 'planned'::voyager.range_status);
+
+
+--
+-- Name: recoveries_open_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE UNIQUE INDEX recoveries_open_idx ON voyager.recoveries USING btree (group_id, rule, key) WHERE (done_at IS NULL);
 
 
 --
@@ -5138,6 +5526,14 @@ ALTER TABLE ONLY voyager.group_leases
 
 
 --
+-- Name: group_leases group_leases_rule_version_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.group_leases
+    ADD CONSTRAINT group_leases_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
+
+
+--
 -- Name: jobs jobs_every_setting_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -5183,6 +5579,22 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.ranges
     ADD CONSTRAINT ranges_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
+
+
+--
+-- Name: recoveries recoveries_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.recoveries
+    ADD CONSTRAINT recoveries_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
+
+
+--
+-- Name: recoveries recoveries_rule_version_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.recoveries
+    ADD CONSTRAINT recoveries_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
 
 
 --

@@ -113,6 +113,67 @@ def tail_plan(ctx: JobContext) -> dict:
     }
 
 
+# -- posting dates ------------------------------------------------------------------------------
+
+SLICE_ARTICLES = 32      # one XOVER of this many articles a sample
+
+
+@job("sample_dates")
+def sample_dates(ctx: JobContext) -> dict:
+    """When the groups' articles were posted: for the groups voyager.date_samples_due
+    names (never sampled, then the longest ago), a 32-article XOVER every 500 M
+    articles (16 to 1,000 a group) into voyager.record_group_dates, then the
+    ranges' dates from the curve (voyager.estimate_range_dates), so maxage and
+    capture windows by date work. Its one NNTP connection comes from the budget
+    (voyager.nntp_claim, the headers role) and goes back at the end. No server
+    configured, none reachable, or no connection free: skipped with a warning."""
+    from workers.nntp import (NntpBusy, NntpConfig, NntpConnection, NntpConnectionLost, NntpNoSuchGroup,
+                              NntpTemporaryError)
+    from workers.nntp import sample_dates as sample
+
+    if not nntp_configured(ctx.environ):
+        reason = "no news server configured (VOYAGER_NNTP_HOST)"
+        log.warning("sample_dates skipped: %s", reason)
+        return {"skipped": reason}
+    row = ctx.conn.execute("SELECT voyager.setting_int('sample_dates_groups')").fetchone()
+    due = ctx.conn.execute("SELECT * FROM voyager.date_samples_due(%s)", (int(row[0]),)).fetchall()
+    if not due:
+        return {"groups": 0, "samples": 0, "ranges_dated": 0}
+    cfg = NntpConfig.from_env(ctx.environ)
+    node = f"{ctx.node}/dates"
+
+    def claim() -> int:
+        return ctx.conn.execute("SELECT voyager.nntp_claim(%s, 'headers', 1, %s)",
+                                (node, cfg.connections)).fetchone()[0]
+
+    if claim() < 1:
+        reason = "no NNTP connection free in the budget"
+        log.warning("sample_dates skipped: %s", reason)
+        ctx.conn.execute("SELECT voyager.nntp_release(%s, 'headers')", (node,))
+        return {"skipped": reason}
+    out = {"groups": 0, "samples": 0, "ranges_dated": 0, "missing": 0}
+    try:
+        with NntpConnection(cfg) as conn:
+            for group, low, high, n in due:
+                claim()                   # renewed between groups: a long run keeps its connection
+                try:
+                    got = sample(conn, group, low, high, n=n, slice_articles=SLICE_ARTICLES)
+                except NntpNoSuchGroup:
+                    out["missing"] += 1
+                    continue
+                ctx.statement("SELECT voyager.record_group_dates(%s, %s)", (group, Jsonb(got)))
+                out["ranges_dated"] += ctx.statement("SELECT voyager.estimate_range_dates(%s)", (group,))[0][0]
+                out["groups"] += 1
+                out["samples"] += len(got)
+    except (NntpConnectionLost, NntpBusy, NntpTemporaryError) as e:
+        reason = f"news server {cfg.host}:{cfg.port} not reachable: {e}"
+        log.warning("sample_dates skipped: %s", reason)
+        return {"skipped": reason, **out}
+    finally:
+        ctx.conn.execute("SELECT voyager.nntp_release(%s, 'headers')", (node,))
+    return out
+
+
 # -- the loop -----------------------------------------------------------------------------------
 
 class Tick:

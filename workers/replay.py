@@ -62,13 +62,17 @@ class CorpusLane(LaneWorker):
                     self._storer.shutdown()
         return self.stats
 
-    def priorities(self) -> dict[str, int]:
+    def priorities(self, owners: dict[str, int]) -> dict[str, int]:
+        # the corpus's every group owns its crossposts, as its truth was made
+        # (a replay of some of its groups indexes only those)
         return self.corpus.priorities()
 
     def work_group(self, token, gid: int, name: str) -> None:
         if name not in self.stored_groups:     # indexed but not in this corpus: nothing to read
             self.call("SELECT voyager.release_group(%s)", (token,))
-            self.call("SELECT voyager.set_group_active(%s, false)", (name,))
+            # not leased again; not a removal (set_group_active would recover its crossposts
+            # into the other groups): it owns them, as the corpus's truth has it
+            self.call("UPDATE voyager.groups SET active = false WHERE name = %s", (name,))
             return
         super().work_group(token, gid, name)
 

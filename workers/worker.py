@@ -44,7 +44,7 @@ from pathlib import Path
 import psycopg
 
 from ext import scan
-from ext.window import Window
+from ext.window import DEFAULT_RULES, Window
 from voyager.corpus import Corpus, CorpusWriter
 from voyager.config import Config
 from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
@@ -406,9 +406,21 @@ class LaneWorker:
             finally:
                 self.keeper.token = None
 
-    def priorities(self) -> dict[str, int]:
-        """Every group's priority number, for a new window (the owner rule's)."""
-        return dict(self.conn.execute("SELECT name, priority FROM voyager.groups").fetchall())
+    def priorities(self, owners: dict[str, int]) -> dict[str, int]:
+        """The owner list the window runs with: the lease's (the active groups' numbers)."""
+        return owners
+
+    def load_rules(self, token, window: Window) -> int:
+        """The lease's rule set and owner list (voyager.lease_rules) onto the window,
+        a restored one too: a rule set added since applies from this lease, and a
+        removed group owns no crossposts. Returns the rule set's version."""
+        version, rules, owners = self.call("SELECT rule_version, rules, owners FROM voyager.lease_rules(%s)",
+                                           (token,)).fetchone()
+        window.rules = dict(DEFAULT_RULES, **rules)
+        pr = {k.encode(): int(v) for k, v in self.priorities(owners).items()}
+        window.priorities = pr
+        window.priority = pr.get(window.group, window.priority)
+        return version
 
     def wait(self, seconds: float, held: bool = True) -> None:
         """Sleeps, waking for a stop (or, holding a group, a lost lease)."""
@@ -444,7 +456,8 @@ class LaneWorker:
         the planner's new ranges fall into its order, and the next batches finish
         what it wrote provisionally."""
         snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
-        window = Window.restore(bytes(snap[1])) if snap else Window(name, self.priorities())
+        window = Window.restore(bytes(snap[1])) if snap else Window(name)
+        self.load_rules(token, window)
         rng = None                  # the lease's cursor range, once next_range gave one
         self.resume = None          # its resume point: as next_range gave it, then as store_batch returns it
         written = snapped = True    # since the last stored batch: what is open written out / the window snapshotted

@@ -293,6 +293,13 @@ def cmd_users(args, cfg: Config) -> int:
     return users.main(args.args, cfg.dsn) or 0
 
 
+def cmd_rules(args, cfg: Config) -> int:
+    """The window's rule sets: `voyager rules list|show [VERSION]|add FILE.json` (`voyager rules -h`)."""
+    from . import rules
+
+    return rules.main(args.args, cfg.dsn) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
@@ -355,6 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
     us = sub.add_parser("users", help="API users: add NAME [--role ROLE] prints the key; list; set", add_help=False)
     us.add_argument("args", nargs=argparse.REMAINDER)
     us.set_defaults(func=cmd_users)
+
+    ru = sub.add_parser("rules", help="the window's rule sets: list; show [VERSION]; add FILE.json [--note T]",
+                        add_help=False)
+    ru.add_argument("args", nargs=argparse.REMAINDER)
+    ru.set_defaults(func=cmd_rules)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)

@@ -1,0 +1,2 @@
+-- Verify voyager:function_finish_recovery on pg
+SELECT 'voyager.finish_recovery(uuid)'::regprocedure;
