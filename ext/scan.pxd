@@ -90,6 +90,15 @@ cdef inline bint has_below(const char* p, Py_ssize_t n, uint64_t limit) noexcept
     return False
 
 
+cdef inline bint needs_mending(Line* ln, bint stored_xref) noexcept nogil:
+    """Whether mend_line would change or refuse the line (most lines: no), without
+    calling it. stored_xref: the caller keeps the Xref (a crosspost's)."""
+    return (ln.msgid_len + 2 > MAX_MSGID_C or ln.nbytes > MAX_ARTICLE_BYTES_C or ln.poster_len > MAX_POSTER_C
+            or has_below(ln.msgid, ln.msgid_len, 33) or has_below(ln.subject, ln.subject_len, 32)
+            or has_below(ln.poster, ln.poster_len, 32)
+            or (stored_xref and (ln.xref_len > MAX_XREF_C or has_below(ln.xref, ln.xref_len, 32))))
+
+
 cdef inline Py_ssize_t clean_into(const char* p, Py_ssize_t n, char* out) noexcept nogil:
     """p[:n] into out without the control bytes XML 1.0 and PostgreSQL text refuse
     (every C0 byte but TAB, LF and CR; NUL above all); returns the length left."""

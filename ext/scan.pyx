@@ -283,6 +283,9 @@ cdef int mend_line(Line* ln, char* scratch, int* mended) noexcept nogil:
     if ln.poster_len > MAX_POSTER_C:
         ln.poster_len = utf8_cut(ln.poster, ln.poster_len, MAX_POSTER_C)
         m |= C_LONG_POSTER
+    if memchr(ln.xref, 32, ln.xref_len) == NULL:
+        mended[0] = m                  # one group: the Xref is not kept
+        return OK
     if ln.xref_len > MAX_XREF_C:
         k = MAX_XREF_C
         while k > 0 and ln.xref[k] != 32:        # whole group:number tokens only

@@ -28,7 +28,8 @@ from libc.stdlib cimport qsort
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 
-from ext.scan cimport (Line, next_line, parse_fields, parse_date, mend_line, utf8_cut, NO_DATE, OK, M_EMPTY,
+from ext.scan cimport (Line, next_line, parse_fields, parse_date, mend_line, needs_mending, has_below, utf8_cut,
+                       NO_DATE, OK, M_EMPTY,
                        M_OUTSIDE, C_LONG_SUBJECT, MAX_NAME_C, MAX_LINE_C, MAX_XREF_C)
 from ext.chars cimport lower, isdigit, ishex
 from ext.subject cimport Subj, parse_subject, strip_span, is_token
@@ -846,6 +847,7 @@ cdef class Window:
         cdef Py_ssize_t t
         cdef long long d, ticks, q
         cdef int r, mended = 0
+        cdef bint ok, cross
         if self.first_article < 0:
             self.first_article = ln.number
         if self.next_tick < 0:
@@ -860,17 +862,24 @@ cdef class Window:
                 self.next_tick += (ticks - QUIET_TICKS) * TICK_ARTICLES
         # the owner rule: of the indexed groups in Xref, the lowest number owns a crosspost
         # (all of the Xref, however long: every group's window must decide alike)
-        if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL:
+        cross = ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL
+        if cross:
             owner = self.owner_of(ln.xref[:ln.xref_len])
             if owner is not None:
                 self.crossposts[owner] = self.crossposts.get(owner, 0) + 1
                 return
-        r = mend_line(ln, self.scratch, &mended)
-        if r != OK:
-            self.skip(r)
-            return
-        sub = ln.subject
-        if not parse_subject(sub, ln.subject_len, &s):
+        # mend_line cleans what is kept; a counterless line keeps nothing, unless a
+        # control byte hid its counter
+        ok = parse_subject(sub, ln.subject_len, &s)
+        if (ok or has_below(sub, ln.subject_len, 32)) and needs_mending(ln, cross):
+            r = mend_line(ln, self.scratch, &mended)
+            if r != OK:
+                self.skip(r)
+                return
+            if ln.subject != sub:               # cleaned: read again
+                sub = ln.subject
+                ok = parse_subject(sub, ln.subject_len, &s)
+        if not ok:
             if mended:
                 self.mended(mended)
             self.count_counterless(sub, ln.subject_len)
