@@ -35,7 +35,7 @@ def replay_group(corpus: Corpus, group: str, rules: dict | None = None, flush: b
     window = Window(group, priorities, rules)
     out = Replay()
     for chunk in corpus.chunks(group):
-        window.feed(scan.inflate(chunk.read()), chunk.last)
+        window.feed(scan.inflate(chunk.read()), chunk.last, chunk.first)
         out.add(window.take_batch())
     out.lines = window.lines
     if flush:

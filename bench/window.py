@@ -36,7 +36,7 @@ def window_pass(chunks, group: str, priorities: dict, end: str = "lease") -> dic
     gc.disable()          # as the worker runs it: the window's records hold no cycles
     start = time.process_time()
     for chunk in chunks:
-        window.feed(scan.inflate(chunk.read()), chunk.last)
+        window.feed(scan.inflate(chunk.read()), chunk.last, chunk.first)
         batch = window.take_batch()
         releases += len(batch["releases"])
         pending += len(batch["pending"])

@@ -6,9 +6,9 @@ BEGIN;
 -- twice or late changes nothing. Keys are deterministic (a redo after a
 -- takeover writes the same ones): a release is inserted once; a provisional
 -- one (settled_at null) is finished or rewritten by a later record of its key
--- (its chunk replaced); a finished one sent again stays as it is. Returns what
--- it did, as JSON.
-CREATE FUNCTION voyager.store_batch(
+-- (its chunk replaced); a finished one sent again stays as it is. Each
+-- release keeps the window's readable flag. Returns what it did, as JSON.
+CREATE OR REPLACE FUNCTION voyager.store_batch(
     p_token uuid, p_range_id bigint, p_first_article bigint, p_next_article bigint, p_headers bigint,
     p_releases voyager.release_in[] DEFAULT '{}', p_pending voyager.pending_in[] DEFAULT '{}',
     p_counts voyager.count_in[] DEFAULT '{}', p_samples voyager.sample_in[] DEFAULT '{}',
@@ -95,18 +95,20 @@ BEGIN
            SET last_posted_at = to_timestamp(i.last_posted_at), last_article = i.last_article,
                segments = i.segments, bytes = i.bytes, settled_at = CASE WHEN i.finished THEN now() END,
                group_set_id = i.group_set_id, file_total = i.file_total, files = i.files,
-               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
+               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false),
+               readable = coalesce(i.readable, true)
           FROM incoming i
          WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
         RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished, x.posted_at AS stored_at
     ), inserted AS (
         INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                       settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                      complete, has_par2, edge, release_key, identity_key, name, category)
+                                      complete, has_par2, edge, release_key, identity_key, name, category, readable)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
-               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
+               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups),
+               coalesce(i.readable, true)
           FROM incoming i
          WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
         RETURNING id, release_key, settled_at IS NOT NULL AS finished, posted_at AS stored_at
@@ -134,7 +136,8 @@ BEGIN
     )
     SELECT count(*), count(*) FILTER (WHERE w.finished) INTO v_releases, v_finished FROM written w;
 
-    -- pending releases (decision f): outside the catalog
+    -- pending releases: nothing enters the catalog without a name someone could search
+    -- for, so the uploads the window found no name for wait outside it for phase 2
     INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
                                                last_article, segments, bytes, group_id, files, file_total, finished,
                                                complete, tool, poster, name, candidates)

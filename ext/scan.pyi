@@ -2,6 +2,14 @@
 from typing import Any
 
 MALFORMED_REASONS: tuple[str, ...]
+MENDED_REASONS: tuple[str, ...]
+MAX_MSGID: int
+MAX_POSTER: int
+MAX_NAME: int
+MAX_XREF: int
+MAX_ARTICLE_BYTES: int
+
+def mended_reasons(bits: int) -> list[str]: ...
 
 def parse(line: bytes) -> tuple[int, bytes, bytes, int | None, bytes, int, bytes] | str: ...
 def date(value: bytes) -> int | None: ...

@@ -6,16 +6,27 @@ A line is `number, Subject, From, Date, Message-ID, References, :bytes,
 :lines, Xref:full` joined by TAB; fields a server adds after Xref (INN's
 extraoverviewadvertised: `Newsgroups:full`, ...) are ignored. `parse_line`
 fills a `Line` of pointers into the caller's buffer; what does not parse is
-reported by reason and the caller counts and skips it. Nothing here raises on
+reported by reason and the caller counts and skips it. `mend_line` is the one
+cleaner of a line that is kept: a message-id nothing could fetch by refused,
+control bytes taken out of the subject, poster and Xref (into the caller's
+scratch buffer), an over-long From or Xref cut, an impossible :bytes made
+unknown; the caller counts what it mended by reason. Nothing here raises on
 input.
 """
 from libc.string cimport memchr
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from ext.chars cimport lower, parse_digits
 
 import zlib
 
 MAX_LINE = MAX_LINE_C
-MALFORMED_REASONS = ("ok", "fields", "number", "msgid", "bytes", "long")
+MAX_MSGID = MAX_MSGID_C
+MAX_POSTER = MAX_POSTER_C
+MAX_NAME = MAX_NAME_C
+MAX_XREF = MAX_XREF_C
+MAX_ARTICLE_BYTES = MAX_ARTICLE_BYTES_C
+MALFORMED_REASONS = ("ok", "fields", "number", "msgid", "bytes", "long", "empty", "long-msgid", "outside")
+MENDED_REASONS = ("control", "long-poster", "long-subject", "long-xref", "big-bytes")
 
 
 cdef inline void trim(const char** p, Py_ssize_t* n) noexcept nogil:
@@ -161,6 +172,15 @@ cdef int parse_line(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
     return r
 
 
+cdef inline bint blank(const char* p, Py_ssize_t n) noexcept nogil:
+    """Nothing but tabs and spaces."""
+    cdef Py_ssize_t q
+    for q in range(n):
+        if p[q] != 9 and p[q] != 32:
+            return False
+    return True
+
+
 cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
     """The fields, the Date left as it stands (date = NO_DATE): a caller that
     skips most lines parses dates only for the ones it keeps."""
@@ -185,13 +205,13 @@ cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
         cur = tab + 1
         k += 1
     if k < 8:                       # Xref may be missing; the rest may not
-        return M_FIELDS
+        return M_EMPTY if blank(p, n) else M_FIELDS
     if k == 8:
         field[8] = end
         flen[8] = 0
     out.number = parse_digits(field[0], flen[0])
     if out.number < 0:
-        return M_NUMBER
+        return M_EMPTY if blank(p, n) else M_NUMBER
     x = field[4]
     xn = flen[4]
     trim(&x, &xn)
@@ -231,13 +251,77 @@ cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
     return OK
 
 
+cdef int mend_line(Line* ln, char* scratch, int* mended) noexcept nogil:
+    """The cleaner of a parsed line the caller keeps: OK or the reason it is no
+    segment after all; what it changed as Mended bits in mended. Cleaned fields
+    are written to scratch (room for the line) and the Line points there."""
+    cdef int m = 0
+    cdef Py_ssize_t k
+    cdef const char* x
+    if ln.msgid_len + 2 > MAX_MSGID_C:
+        return M_LONG_MSGID
+    if has_below(ln.msgid, ln.msgid_len, 33):      # a space or a control byte: no command can name it
+        return M_MSGID
+    if ln.nbytes > MAX_ARTICLE_BYTES_C:
+        ln.nbytes = 0
+        m |= C_BIG_BYTES
+    if has_below(ln.subject, ln.subject_len, 32):
+        k = clean_into(ln.subject, ln.subject_len, scratch)
+        if k < ln.subject_len:
+            ln.subject = scratch
+            ln.subject_len = k
+            scratch += k
+            m |= C_CONTROL
+    if has_below(ln.poster, ln.poster_len, 32):
+        k = clean_into(ln.poster, ln.poster_len, scratch)
+        if k < ln.poster_len:
+            ln.poster = scratch
+            ln.poster_len = k
+            scratch += k
+            trim(&ln.poster, &ln.poster_len)
+            m |= C_CONTROL
+    if ln.poster_len > MAX_POSTER_C:
+        ln.poster_len = utf8_cut(ln.poster, ln.poster_len, MAX_POSTER_C)
+        m |= C_LONG_POSTER
+    if memchr(ln.xref, 32, ln.xref_len) == NULL:
+        mended[0] = m                  # one group: the Xref is not kept
+        return OK
+    if ln.xref_len > MAX_XREF_C:
+        k = MAX_XREF_C
+        while k > 0 and ln.xref[k] != 32:        # whole group:number tokens only
+            k -= 1
+        ln.xref_len = k
+        trim(&ln.xref, &ln.xref_len)
+        m |= C_LONG_XREF
+    if has_below(ln.xref, ln.xref_len, 32):
+        k = clean_into(ln.xref, ln.xref_len, scratch)
+        if k < ln.xref_len:
+            ln.xref = scratch
+            ln.xref_len = k
+            m |= C_CONTROL
+    mended[0] = m
+    return OK
+
+
+def mended_reasons(int bits):
+    """The reasons of Mended bits, in order."""
+    return [r for q, r in enumerate(MENDED_REASONS) if bits & (1 << q)]
+
+
 # -- the Python face (tests, the reference checks, tools) -----------------------
 
+cdef bytearray _scratch = bytearray(MAX_LINE_C)
+
+
 def parse(bytes line):
-    """One overview line: (number, subject, poster, date or None, msgid,
-    bytes, xref) as bytes and ints, or the reason it did not parse."""
+    """One overview line, mended as the window keeps it: (number, subject,
+    poster, date or None, msgid, bytes, xref) as bytes and ints, or the
+    reason it is skipped."""
     cdef Line ln
+    cdef int mended = 0
     cdef int r = parse_line(line, len(line), &ln)
+    if r == OK:
+        r = mend_line(&ln, PyByteArray_AS_STRING(_scratch), &mended)
     if r != OK:
         return MALFORMED_REASONS[r]
     return (ln.number, ln.subject[:ln.subject_len], ln.poster[:ln.poster_len],
@@ -261,7 +345,8 @@ def scan_chunk(text):
     cdef const char* p = <const char*>&view[0]
     cdef Py_ssize_t i = 0, j, e
     cdef Line ln
-    cdef int r
+    cdef int r, mended = 0
+    cdef char* scratch = PyByteArray_AS_STRING(_scratch)
     out = []
     bad = {}
     while i < n:
@@ -269,12 +354,16 @@ def scan_chunk(text):
         if e > i:
             r = parse_line(p + i, e - i, &ln)
             if r == OK:
+                r = mend_line(&ln, scratch, &mended)
+            if r == OK:
                 out.append((ln.number, ln.subject[:ln.subject_len], ln.poster[:ln.poster_len],
                             None if ln.date == NO_DATE else ln.date, ln.msgid[:ln.msgid_len], ln.nbytes,
                             ln.xref[:ln.xref_len]))
             else:
                 reason = MALFORMED_REASONS[r]
                 bad[reason] = bad.get(reason, 0) + 1
+        elif j < n:
+            bad["empty"] = bad.get("empty", 0) + 1
         i = j + 1
     return out, bad
 

@@ -27,4 +27,26 @@ cdef inline void strip_span(const char* s, Py_ssize_t* off, Py_ssize_t* n, bint 
             break
 
 
+cdef inline bint is_token(const char* s, Py_ssize_t n) noexcept nogil:
+    """A random token where a name would stand: 16 or more hex digits, or 24 or
+    more letters and digits with both in it (no dots, no spaces: no name)."""
+    cdef Py_ssize_t q
+    cdef int c
+    cdef bint hexes = True, digits = False, letters = False
+    if n < 16:
+        return False
+    for q in range(n):
+        c = s[q]
+        if 48 <= c <= 57:
+            digits = True
+        elif 97 <= c <= 102 or 65 <= c <= 70:
+            letters = True
+        elif 97 <= c <= 122 or 65 <= c <= 90:
+            letters = True
+            hexes = False
+        else:
+            return False
+    return hexes or (n >= 24 and digits and letters)
+
+
 cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil

@@ -37,9 +37,24 @@ cdef bint counter_at(const char* s, Py_ssize_t close, char opener, long long* a,
     return True
 
 
+cdef inline void quoted_name(const char* s, Py_ssize_t lo, Py_ssize_t head, Subj* o) noexcept nogil:
+    """A non-empty "file name" between lo and head, when there is one, as the name."""
+    cdef Py_ssize_t j = lo, q1 = -1
+    while j < head:
+        if s[j] == 34:
+            if q1 < 0:
+                q1 = j
+            else:
+                if j - q1 > 1:
+                    o.name_off = q1 + 1
+                    o.name_len = j - q1 - 1
+                return
+        j += 1
+
+
 cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil:
     """False when the subject has no yEnc part counter (counterless)."""
-    cdef Py_ssize_t j = n, pc = -1, open_at, head, q1, q2, fc_open = -1, fc_close = -1, t, lo
+    cdef Py_ssize_t j = n, pc = -1, open_at, head, q1, q2, fc_open = -1, fc_close = -1, t, lo, tag_end
     cdef long long a, b
     o.i = -1
     o.N = -1
@@ -66,26 +81,40 @@ cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil:
         head = pc                      # the digits were part of the name: keep them
     while head > 0 and s[head - 1] == 32:
         head -= 1
-    # [PRiVATE]-[WtFnZb]-[release/file]-[i/N] - "" yEnc size (k/P)
+    # [PRiVATE]-[WtFnZb]-[release/file]-[i/N] - "" yEnc size (k/P), and the same with a
+    # random token in the third brackets ([PRiVATE]-[tag]-[token]-[i/N]): the token is
+    # the file's name, and "[PRiVATE]-[tag]" stands for the release so that the upload's
+    # files keep together; a release name that starts with '[' is no name (the window
+    # sends it to pending)
     if n > 20 and s[0] == 91 and lower(s[1]) == 112 and lower(s[2]) == 114 and lower(s[3]) == 105 \
-            and s[8] == 93 and s[9] == 45 and s[10] == 91 and lower(s[11]) == 119 and lower(s[12]) == 116:
+            and s[8] == 93 and s[9] == 45 and s[10] == 91:
         t = 11
         while t < head and s[t] != 93:
             t += 1
+        tag_end = t + 1
         if t + 2 < head and s[t + 1] == 45 and s[t + 2] == 91:
             lo = t + 3
             t = lo
             while t < head and s[t] != 93:
                 t += 1
-            q2 = t                      # end of "release/file"
+            q2 = t                      # end of "release/file" (or of the token)
             q1 = q2
             while q1 > lo and s[q1 - 1] != 47:
                 q1 -= 1
-            if q1 > lo:
+            if q1 > lo and lower(s[11]) == 119 and lower(s[12]) == 116:
                 o.rel_off = lo
                 o.rel_len = q1 - 1 - lo
                 o.name_off = q1
                 o.name_len = q2 - q1
+            elif q1 == lo and t < head and is_token(s + lo, q2 - lo):
+                o.rel_off = 0
+                o.rel_len = tag_end
+                o.name_off = lo
+                o.name_len = q2 - lo
+                quoted_name(s, q2, head, o)
+            else:
+                q1 = -1
+            if q1 >= 0:
                 j = q2
                 while j < head:
                     if s[j] == 93 and counter_at(s, j, 91, &a, &b, &open_at):

@@ -12,12 +12,14 @@ FRONTIER_N: int
 ESTABLISHED_N: int
 TICK_ARTICLES: int
 IDLE_ARTICLES: int
+QUIET_TICKS: int
 ALBUM_MAX_FILES: int
 BATCH_COUNTER_TOTAL: int
 BATCH_COUNTER_STARTS: int
 BATCH_COUNTER_TICKS: int
 SAMPLE_PERCENT: int
-MALFORMED: tuple[str, ...]
+MALFORMED: tuple[str, ...]                  # ("malformed", reason) counts: lines skipped (ext.scan's)
+MENDED: tuple[str, ...]                     # ("mended", reason) counts: lines kept after mend_line
 DEFAULT_RULES: dict[str, Any]
 TOOLS: tuple[str, ...]
 
@@ -99,7 +101,7 @@ class Window:
     spool: SegmentSpool | None
     def __init__(self, group: bytes, priorities: dict[bytes, int] | None = ..., rules: dict[str, Any] | None = ...,
                  spool: bool = ..., spool_dir: str | None = ...) -> None: ...
-    def feed(self, text: bytes | bytearray, chunk_last: int = ...) -> None: ...
+    def feed(self, text: bytes | bytearray, chunk_last: int = ..., chunk_first: int = ...) -> None: ...
     def compact(self) -> None: ...
     def take_batch(self) -> Batch: ...
     def finish_lease(self) -> Batch | None: ...

@@ -11,9 +11,16 @@ identity whose span is within UPLOAD_GAP; releases whose last part is WINDOW
 behind the frontier are judged and written finished. At a lease's end what is
 still open is written provisionally (finished false, edge true).
 
-The output is a batch: releases, pending (all files random-named, decision
-f), probe candidates inside each, rule counts and ~1% samples of what rules
-dropped, and the resume point.
+The output is a batch: releases, pending (all files random-named: nothing
+enters the catalog without a name someone could search for), probe
+candidates inside each, rule counts and ~1% samples of what rules dropped,
+the lines skipped and mended by reason, and the resume point.
+
+Hostile lines never stop it: a line outside the chunk that was asked for, or
+one the scanner cannot read, is counted and skipped; control bytes, over-long
+fields and impossible sizes are mended by the scanner's one cleaner
+(scan.mend_line) and counted; a jump in article numbers costs a bounded
+number of ticks.
 """
 cimport cython
 from libc.string cimport memchr, memcpy
@@ -21,9 +28,11 @@ from libc.stdlib cimport qsort
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
 
-from ext.scan cimport Line, next_line, parse_fields, parse_date, NO_DATE, OK
+from ext.scan cimport (Line, next_line, parse_fields, parse_date, mend_line, needs_mending, has_below, utf8_cut,
+                       NO_DATE, OK, M_EMPTY,
+                       M_OUTSIDE, C_LONG_SUBJECT, MAX_NAME_C, MAX_LINE_C, MAX_XREF_C)
 from ext.chars cimport lower, isdigit, ishex
-from ext.subject cimport Subj, parse_subject, strip_span
+from ext.subject cimport Subj, parse_subject, strip_span, is_token
 
 import hashlib
 import pickle
@@ -32,6 +41,7 @@ import zlib
 from collections import OrderedDict
 
 from ext.subject import parse_subject_py  # noqa: F401 (tests, tools)
+from ext.scan import MALFORMED_REASONS as MALFORMED, MENDED_REASONS as MENDED
 
 SNAPSHOT_VERSION = 2       # 2: written_keys keeps the loose rows' keys
 WINDOW_S = 24 * 3600           # a release is finished when the frontier is this far past its last part
@@ -41,6 +51,9 @@ FRONTIER_N = 1024              # the frontier: median of the last 1,024 plausibl
 ESTABLISHED_N = 64             # ... established after 64 of them
 TICK_ARTICLES = 2048           # the window looks around every 2,048 article numbers
 IDLE_ARTICLES = 50_000         # an undated file is idle after this many article numbers without a part
+# after this many ticks without a line nothing is left for a tick to do but count
+# itself: a jump in article numbers runs these and counts the rest
+QUIET_TICKS = IDLE_ARTICLES // TICK_ARTICLES + 2
 ALBUM_MAX_FILES = 1000
 BATCH_COUNTER_TOTAL = 100      # a counter total this large may be a batch counter ...
 BATCH_COUNTER_STARTS = 20      # ... when one poster starts this many releases under it ...
@@ -48,7 +61,6 @@ BATCH_COUNTER_TICKS = 100      # ... within this many ticks
 SAMPLE_PERCENT = 1
 
 SOURCE_SUBJECT, SOURCE_POST, SOURCE_STEM, SOURCE_ALBUM = 1, 2, 3, 6
-MALFORMED = ("ok", "fields", "number", "msgid", "bytes", "long")
 
 # The rule set the window runs with when the lease gives none; the database's
 # rule set version 1 (deploy/data_rule_set_default.sql) is this, to the byte.
@@ -284,6 +296,17 @@ def identity_of(FileAgg f):
 
 def is_random(bytes stem):
     return hex_run(stem, len(stem))
+
+
+cdef inline bint random_stem(bytes stem) noexcept:
+    """A stem that names nothing: a hex run, or a random token."""
+    return hex_run(stem, len(stem)) or is_token(stem, len(stem))
+
+
+cdef inline bint named(bytes rel) noexcept:
+    """Whether the release name a subject gave is a name: not a hex run, and not
+    a shape's tag ("[PRiVATE]-[tag]", the one release name that starts with '[')."""
+    return len(rel) > 0 and rel[0] != 91 and not hex_run(rel, len(rel))
 
 
 cdef inline bint is_vowel(int c) noexcept nogil:
@@ -585,13 +608,22 @@ cdef class Release:
             self.last_article = f.last_article
 
     def groups(self, bytes own):
-        """The groups the release was posted to (its files' Xref), or its own."""
+        """The groups the release was posted to (its files' Xref), or its own;
+        at most MAX_XREF bytes of names (its own and the first by name), as
+        one file's Xref keeps."""
         out = None
         for f in self.files:
             if (<FileAgg>f).xref:             # files of one group keep no Xref
                 if out is None:
                     out = set()
                 out.update(_xref_groups((<FileAgg>f).xref))
+        if out and sum(len(g) + 1 for g in out) > MAX_XREF_C:
+            kept, room = {own}, MAX_XREF_C - len(own) - 1
+            for g in sorted(out):
+                if g != own and len(g) + 1 <= room:
+                    kept.add(g)
+                    room -= len(g) + 1
+            out = kept
         return out or (own,)
 
     def copy(self):
@@ -657,6 +689,8 @@ cdef class Window:
     cdef object last_file
     cdef dict interned                # posters and release names shared by files
     cdef dict enc_cache               # rule word lists as bytes
+    cdef long long lo, hi             # the chunk being fed: lines outside it are skipped
+    cdef char scratch[16384]          # the fields mend_line cleaned (at most a line's worth)
 
     def __init__(self, group, priorities=None, rules=None, spool=True, spool_dir=None):
         self.group = group.encode() if isinstance(group, str) else group
@@ -693,6 +727,7 @@ cdef class Window:
         self.last_h = 0
         self.interned = {}
         self.enc_cache = {}
+        self.lo = self.hi = -1
 
     cdef bytes intern(self, bytes b):
         got = self.interned.get(b)
@@ -760,14 +795,19 @@ cdef class Window:
         self.frontier = tmp[self.ring_n // 2]
 
     # -- lines -----------------------------------------------------------------------
-    def feed(self, text, long long chunk_last=-1):
+    def feed(self, text, long long chunk_last=-1, long long chunk_first=-1):
         """Every line of an inflated chunk (bytes or bytearray), in stored order.
-        chunk_last: the chunk's last article; the resume point becomes chunk_last + 1."""
+        chunk_first..chunk_last: the articles that were asked for (-1: open); a
+        line numbered outside them is a server's fault, counted and skipped
+        (it would move the ticks past every line to come). The resume point
+        becomes chunk_last + 1."""
         cdef const unsigned char[::1] view = text
         cdef Py_ssize_t n = view.shape[0], i = 0, j, e
         cdef const char* p
         cdef Line ln
         cdef int r
+        self.lo = chunk_first
+        self.hi = chunk_last
         if n:
             p = <const char*>&view[0]
             while i < n:
@@ -775,14 +815,29 @@ cdef class Window:
                 if e > i:
                     r = parse_fields(p + i, e - i, &ln)
                     self.lines += 1
+                    if r == OK and ((chunk_first >= 0 and ln.number < chunk_first)
+                                    or (chunk_last >= 0 and ln.number > chunk_last)):
+                        r = M_OUTSIDE
                     if r != OK:
-                        self.malformed_lines += 1
-                        self.count("malformed", MALFORMED[r], 1, 0, 0)
+                        self.skip(r)
                     else:
                         self.line(&ln)
+                elif j < n:
+                    self.lines += 1           # an empty line in a reply
+                    self.skip(M_EMPTY)
                 i = j + 1
         if chunk_last >= 0:
             self.next_article = chunk_last + 1
+
+    cdef void skip(self, int reason):
+        self.malformed_lines += 1
+        self.count("malformed", MALFORMED[reason], 1, 0, 0)
+
+    cdef void mended(self, int bits):
+        cdef int q
+        for q in range(len(MENDED)):
+            if bits & (1 << q):
+                self.count("mended", MENDED[q], 1, 0, 0)
 
     cdef void line(self, Line* ln):
         cdef Subj s
@@ -790,23 +845,51 @@ cdef class Window:
         cdef unsigned long long h, ident
         cdef FileAgg f
         cdef Py_ssize_t t
-        cdef long long d
+        cdef long long d, ticks, q
+        cdef int r, mended = 0
+        cdef bint ok, cross
         if self.first_article < 0:
             self.first_article = ln.number
         if self.next_tick < 0:
             self.next_tick = (ln.number // TICK_ARTICLES + 1) * TICK_ARTICLES
-        while ln.number >= self.next_tick:
-            self.next_tick += TICK_ARTICLES
-            self.on_tick(self.next_tick - TICK_ARTICLES)
+        if ln.number >= self.next_tick:
+            ticks = (ln.number - self.next_tick) // TICK_ARTICLES + 1
+            for q in range(ticks if ticks < QUIET_TICKS else QUIET_TICKS):
+                self.next_tick += TICK_ARTICLES
+                self.on_tick(self.next_tick - TICK_ARTICLES)
+            if ticks > QUIET_TICKS:               # the rest would only count themselves
+                self.tick += ticks - QUIET_TICKS
+                self.next_tick += (ticks - QUIET_TICKS) * TICK_ARTICLES
         # the owner rule: of the indexed groups in Xref, the lowest number owns a crosspost
-        if ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL:
+        # (all of the Xref, however long: every group's window must decide alike)
+        cross = ln.xref_len and memchr(ln.xref, 32, ln.xref_len) != NULL
+        if cross:
             owner = self.owner_of(ln.xref[:ln.xref_len])
             if owner is not None:
                 self.crossposts[owner] = self.crossposts.get(owner, 0) + 1
                 return
-        if not parse_subject(sub, ln.subject_len, &s):
+        # mend_line cleans what is kept; a counterless line keeps nothing, unless a
+        # control byte hid its counter
+        ok = parse_subject(sub, ln.subject_len, &s)
+        if (ok or has_below(sub, ln.subject_len, 32)) and needs_mending(ln, cross):
+            r = mend_line(ln, self.scratch, &mended)
+            if r != OK:
+                self.skip(r)
+                return
+            if ln.subject != sub:               # cleaned: read again
+                sub = ln.subject
+                ok = parse_subject(sub, ln.subject_len, &s)
+        if not ok:
+            if mended:
+                self.mended(mended)
             self.count_counterless(sub, ln.subject_len)
             return
+        if s.name_len > MAX_NAME_C or s.rel_len > MAX_NAME_C:
+            s.name_len = utf8_cut(sub + s.name_off, s.name_len, MAX_NAME_C)
+            s.rel_len = utf8_cut(sub + s.rel_off, s.rel_len, MAX_NAME_C)
+            mended |= C_LONG_SUBJECT
+        if mended:
+            self.mended(mended)
         ln.date = parse_date(ln.date_p, ln.date_len)   # only lines that make files need their Date
         self.see_date(ln.date)
         # the file: poster, the subject's release name, the counter total, the file name
@@ -1061,21 +1144,28 @@ cdef class Window:
                 rec["file_list"] = [_file_record(g, None, self.spool) for g in files]
                 self.out_samples.append(rec)
             return
-        random_named = all(hex_run(i[0], len(i[0])) for i in infos)
-        if rel.rel and not is_random(rel.rel):
+        # files named by random tokens under no release name are no release yet; under a
+        # shape's tag ([PRiVATE]-[tag]-[token]) a token is as random as a hex run
+        if rel.rel and rel.rel[0] == 91:
+            random_named = all(random_stem(i[0]) for i in infos)
+        else:
+            random_named = all(hex_run(i[0], len(i[0])) for i in infos)
+        if named(rel.rel):
             random_named = False
-            rec["name"] = _text(rel.rel)
+            name = rel.rel
             rec["source"] = SOURCE_SUBJECT
         else:
-            rec["name"] = _text(_best_stem([i[0] for i in infos]))
+            name = _best_stem([i[0] for i in infos])
             rec["source"] = SOURCE_STEM
-        rec["readable"] = not random_named
+        rec["name"] = _text(name)
+        rec["readable"] = not random_named and not random_stem(name)
         rec["candidates"] = _candidates(files, infos, random_named, self.spool)
         rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None,
                                          self.spool) for g in files]
         if random_named:
-            # decision f: no catalog row and no chunk until phase 2 names it (its
-            # segments are read again then); the probe targets go with it
+            # nothing enters the catalog without a name: no row and no chunk until
+            # phase 2 names it (its segments are read again then); the probe
+            # targets go with it
             del rec["file_list"]
             self.out_pending.append(rec)
             return

@@ -1,7 +1,7 @@
 """`voyager sim generate`: a deterministic corpus with its ground truth.
 
     voyager sim generate --out DIR --seed N [--groups K] [--lines L] [--days D]
-                         [--range-articles R] [--chunk-articles C] [--bench]
+                         [--range-articles R] [--chunk-articles C] [--bench] [--hostile]
 
 The corpus follows the corpus layout (voyager/corpus.py): groups.json, one folder per planned range (on
 the grid tiled from article 1) with zlib chunks and range.json written last,
@@ -20,6 +20,10 @@ sim stats` prints what a corpus holds):
   scrambled uploads, ROT13 volumes, exempt single archives.
 Per group the mix follows its profile (PROFILES); a deficit scheduler keeps
 each phenomenon's share of lines on its target.
+
+--hostile plants hostile lines among the same ordinary lines (sim/hostile.py:
+stray article numbers, control bytes, over-long fields, empty lines; listed
+in hostile.jsonl) and cuts the chunks on the chunk grid.
 """
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ from pathlib import Path
 
 from voyager.corpus import CorpusWriter
 
+from . import hostile as H
 from . import names as N
 from . import phenomena as P
 
@@ -92,6 +97,7 @@ class Options:
     bench: bool = False
     bodies: bool = True
     level: int = 6
+    hostile: bool = False
 
 
 def opts_indexed(opts: "Options") -> list[str]:
@@ -367,6 +373,11 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
         if rng.random() < 0.5 and len(ls) > 10 and not opts.bench:
             i = rng.randrange(len(ls) - 1)                # stored out of order within a chunk
             ls[i], ls[i + 1] = ls[i + 1], ls[i]
+        lines[g] = ls
+    planted = H.plant({g: lines[g] for g in stored}, lows, XREF_HOST, opts.seed) if opts.hostile else []
+    for g in stored:
+        ls = lines[g]
+        low, high = lows[g], highs[g]
         log(f"writing {g}: {len(ls):,} lines")
         pos = 0
         cell = (low - 1) // R
@@ -375,7 +386,9 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
             chunks = []
             first = rs
             while first <= re_:
-                last = min(first + C - 1, re_)
+                # on the chunk grid when hostile: a request covers each chunk whole, so
+                # the server sends it as stored, stray numbers and all
+                last = min(((first - 1) // C + 1) * C if opts.hostile else first + C - 1, re_)
                 chunk = []
                 while pos < len(ls) and ls[pos][0] <= last:
                     chunk.append(ls[pos][1])
@@ -432,6 +445,8 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
             kinds[up.kind] = kinds.get(up.kind, 0) + 1
     if opts.bodies:
         bodies_fh.close()
+    if opts.hostile:
+        H.write(opts.out, planted)
     return {"groups": len(stored), "lines": sum(len(lines[g]) for g in stored), "uploads": kinds,
             "out": str(opts.out)}
 
@@ -448,10 +463,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-bodies", action="store_true", help="skip bodies/files.jsonl")
     p.add_argument("--bench", action="store_true",
                    help="one full 2,000,000-line range shaped like recent a.b.boneless (the window's benchmark)")
+    p.add_argument("--hostile", action="store_true",
+                   help="plant hostile lines among the ordinary ones (sim/hostile.py; listed in hostile.jsonl)")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     opts = Options(out=a.out, seed=a.seed, groups=a.groups, lines=a.lines, days=a.days,
-                   range_articles=a.range_articles, chunk_articles=a.chunk_articles, bodies=not a.no_bodies)
+                   range_articles=a.range_articles, chunk_articles=a.chunk_articles, bodies=not a.no_bodies,
+                   hostile=a.hostile)
     if a.bench:
         opts.bench = True
         opts.groups = 1

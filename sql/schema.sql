@@ -108,7 +108,8 @@ CREATE TYPE voyager.release_in AS (
 	edge boolean,
 	chunk bytea,
 	members text,
-	candidates text[]
+	candidates text[],
+	readable boolean
 );
 
 
@@ -3528,18 +3529,20 @@ BEGIN
            SET last_posted_at = to_timestamp(i.last_posted_at), last_article = i.last_article,
                segments = i.segments, bytes = i.bytes, settled_at = CASE WHEN i.finished THEN now() END,
                group_set_id = i.group_set_id, file_total = i.file_total, files = i.files,
-               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false)
+               complete = i.complete, has_par2 = i.has_par2, edge = coalesce(i.edge, false),
+               readable = coalesce(i.readable, true)
           FROM incoming i
          WHERE x.id = ANY (v_ids) AND x.release_key = i.release_key   -- a finished release stays as it is
         RETURNING x.id, x.release_key, x.settled_at IS NOT NULL AS finished, x.posted_at AS stored_at
     ), inserted AS (
         INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                       settled_at, group_id, group_set_id, poster_id, file_total, files, source,
-                                      complete, has_par2, edge, release_key, identity_key, name, category)
+                                      complete, has_par2, edge, release_key, identity_key, name, category, readable)
         SELECT to_timestamp(i.posted_at), to_timestamp(i.last_posted_at), i.first_article, i.last_article,
                i.segments, i.bytes, CASE WHEN i.finished THEN now() END, v_range.group_id, i.group_set_id,
                i.poster_id, i.file_total, i.files, i.source, i.complete, i.has_par2, coalesce(i.edge, false),
-               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups)
+               i.release_key, i.identity_key, i.name, voyager.category_of(i.name, i.groups),
+               coalesce(i.readable, true)
           FROM incoming i
          WHERE NOT EXISTS (SELECT 1 FROM voyager.releases x WHERE x.release_key = i.release_key)
         RETURNING id, release_key, settled_at IS NOT NULL AS finished, posted_at AS stored_at
@@ -3567,7 +3570,8 @@ BEGIN
     )
     SELECT count(*), count(*) FILTER (WHERE w.finished) INTO v_releases, v_finished FROM written w;
 
-    -- pending releases (decision f): outside the catalog
+    -- pending releases: nothing enters the catalog without a name someone could search
+    -- for, so the uploads the window found no name for wait outside it for phase 2
     INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
                                                last_article, segments, bytes, group_id, files, file_total, finished,
                                                complete, tool, poster, name, candidates)
@@ -4212,6 +4216,7 @@ CREATE TABLE voyager.releases (
     release_key bytea NOT NULL,
     identity_key bytea NOT NULL,
     name text NOT NULL,
+    readable boolean DEFAULT true NOT NULL,
     CONSTRAINT releases_identity_key_check CHECK ((octet_length(identity_key) = 20)),
     CONSTRAINT releases_release_key_check CHECK ((octet_length(release_key) = 20))
 );

@@ -156,7 +156,7 @@ def catalog_report(conn: psycopg.Connection, headers: int) -> dict:
     row = conn.execute("""
         SELECT count(*), count(*) FILTER (WHERE settled_at IS NOT NULL), count(*) FILTER (WHERE settled_at IS NULL),
                count(*) FILTER (WHERE edge), count(*) FILTER (WHERE complete), count(*) FILTER (WHERE NOT complete),
-               count(*) FILTER (WHERE name ~ '[ ._-]'), coalesce(sum(files), 0), coalesce(sum(segments), 0)
+               count(*) FILTER (WHERE readable), coalesce(sum(files), 0), coalesce(sum(segments), 0)
           FROM voyager.releases""").fetchone()
     pending = conn.execute("SELECT count(*) FROM voyager.pending_releases").fetchone()[0]
     sizes = conn.execute("SELECT tables FROM voyager.catalog_sizes()").fetchone()[0]

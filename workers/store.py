@@ -27,7 +27,7 @@ class Store:
                       r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
                       r["edge"], r["chunk"], _members(r.get("members")),
                       [str(x) if not isinstance(x, bytes) else x.decode("utf-8", "replace")
-                       for c in r["candidates"] for x in c])
+                       for c in r["candidates"] for x in c], r.get("readable", True))
                     for r in batch["releases"]]
         pending = [P(r["release_key"], r["identity_key"], r["name"], r["poster"], r["tool"], r["posted_at"],
                      r["last_posted_at"], r["first_article"], r["last_article"], r["files"], r["segments"],

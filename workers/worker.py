@@ -693,7 +693,7 @@ class LaneWorker:
             seen = window.lines
             gc.disable()            # as the window's bench runs it: its records hold no cycles
             try:
-                window.feed(data, b)
+                window.feed(data, b, a)      # a line outside a..b is the server's fault, skipped
                 batch = window.take_batch()
             finally:
                 gc.enable()

@@ -1,0 +1,2 @@
+-- Verify voyager:alter_release_in_readable on pg
+SELECT (NULL::voyager.release_in).readable WHERE false;
