@@ -3394,11 +3394,15 @@ BEGIN
     END IF;
 
     -- the results under their claim's current token, marked: answered, or back after a pause
-    WITH r AS (
-        SELECT x.claim, x.release_id, decode(x.pending_key, 'hex') AS pending_key, x.kind, x.status,
+    WITH r AS (                               -- `cached` without a cache row (it went): fetched again
+        SELECT x.claim, x.release_id, decode(x.pending_key, 'hex') AS pending_key, x.kind,
+               CASE WHEN x.status = 'cached' AND NOT EXISTS (SELECT 1 FROM voyager.probe_cache c
+                                                             WHERE c.message_id = x.message_id)
+                    THEN 'retry' ELSE x.status END AS status,
                left(x.error, 200) AS error, x.bytes, x.facts
           FROM jsonb_to_recordset(p_results) AS x(claim uuid, release_id bigint, pending_key text, kind text,
-                                                   status text, error text, bytes integer, facts jsonb)
+                                                   message_id text, status text, error text, bytes integer,
+                                                   facts jsonb)
     ), catalog AS (
         UPDATE voyager.probe_candidates pc
            SET probed_at = CASE WHEN r.status <> 'retry' THEN now() END,
@@ -3423,10 +3427,10 @@ BEGIN
                'message_id', d.message_id, 'file_index', d.file_index,
                -- what the article is: a fresh answer (a reader's error fails it), or the cache's
                'fresh', d.status <> 'cached',
-               'status', CASE d.status WHEN 'cached' THEN coalesce(c.status, 2)
+               'status', CASE d.status WHEN 'cached' THEN c.status
                                        WHEN 'dead' THEN 1 WHEN 'failed' THEN 2
                                        ELSE CASE WHEN d.facts ->> 'error' IS NULL THEN 0 ELSE 2 END END,
-               'error', CASE d.status WHEN 'cached' THEN coalesce(c.error, 'cache-missing')
+               'error', CASE d.status WHEN 'cached' THEN c.error
                                       ELSE coalesce(d.error, left(d.facts ->> 'error', 200)) END,
                'bytes', CASE WHEN d.status = 'cached' THEN c.bytes ELSE d.bytes END,
                'facts', CASE WHEN d.status = 'cached' THEN c.facts ELSE d.facts END))
