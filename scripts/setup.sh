@@ -8,8 +8,24 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # python3-zstandard: the server's own Python decodes release chunks (voyager_pl_ext.codec);
-# chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads)
-APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium)
+# chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads);
+# par2, p7zip-full, zip, rar: the prober's readers are tested on files these real tools make
+# (rar is in Debian's non-free component, added below)
+APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium
+              par2 p7zip-full zip rar)
+
+# rar 7 (RAR 5 with -p and -hp) comes from non-free: add the component to Debian's own sources
+# once (the main archive's first stanza, or its one-line entries); apt-get update follows below
+sudo_=""; [ "$(id -u)" -ne 0 ] && sudo_="sudo"
+if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+  if ! grep -Eq '^Components:.*non-free( |$)' /etc/apt/sources.list.d/debian.sources; then
+    echo "setup: adding Debian's non-free component (rar)"
+    $sudo_ sed -i '0,/^Components: main$/s//Components: main non-free/' /etc/apt/sources.list.d/debian.sources
+  fi
+elif [ -f /etc/apt/sources.list ] && ! grep -Eq '^deb .* non-free( |$)' /etc/apt/sources.list; then
+  echo "setup: adding Debian's non-free component (rar)"
+  $sudo_ sed -i -E 's#^(deb [^ ]+/debian [a-z]+(-updates)? main)$#\1 non-free#' /etc/apt/sources.list
+fi
 
 need_apt=()
 for p in "${APT_PACKAGES[@]}"; do
