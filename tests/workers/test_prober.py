@@ -97,6 +97,8 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
     assert stats["stale"] == 0 and stats["retry"] == 0
     assert conn.execute("SELECT count(*) FROM voyager.probe_candidates WHERE probed_at IS NULL").fetchone()[0] == 0
     bodies = Bodies(corpus)
+    full = _reader()[1]                  # the readers' sections, beyond the yEnc stand-in's
+    locked: set[str] = set()
     rows = conn.execute("SELECT message_id, kind, status, error, facts FROM voyager.probe_cache").fetchall()
     assert len(rows) == stats["fetched"]
     wrong = []
@@ -111,6 +113,21 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
         if part == 1:
             start = file_bytes(spec, 0, min(16384, spec["bytes"]))
             assert facts["start"] == {"md5_16k": hashlib.md5(start).hexdigest(), "size": spec["bytes"]}, mid
+        if not full:
+            continue
+        # what the readers found is what the generator put there
+        if spec["kind"] == "par2" and part == 1:
+            assert sorted((f["name"], f["size"]) for f in facts["par2"]["files"]) == \
+                sorted((m["name"], m["bytes"]) for m in spec["members"]), mid
+        if facts.get("archive") and spec.get("members") and kind in ("archive", "7z-tail"):
+            a = facts["archive"]
+            if spec.get("password"):
+                assert a["encrypted_headers"] or a["encrypted_files"], mid
+                locked.add(spec["release"])
+            if not a["encrypted_headers"]:
+                assert {e["name"] for e in a["entries"]} <= {m["name"] for m in spec["members"]}, mid
+        if spec["kind"] == "nfo":
+            assert facts["nfo"] and facts["nfo"]["text"], mid
     assert wrong == []
     hashes = conn.execute("SELECT count(*) FROM voyager.file_hashes").fetchone()[0]
     assert hashes == sum(1 for r in rows if r[4] and r[4].get("start"))
@@ -122,6 +139,14 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
             truth_pw[spec["release"]] = spec["password"]
     for (pw,) in conn.execute("SELECT password FROM voyager.release_passwords WHERE password IS NOT NULL"):
         assert pw in truth_pw.values()
+    # every passworded archive probed in the catalog is marked so (status 1), and nothing else
+    marked = {n for (n,) in conn.execute("SELECT r.name FROM voyager.release_passwords p "
+                                         "JOIN voyager.releases r ON r.id = p.release_id WHERE p.status = 1")}
+    catalog = {n for (n,) in conn.execute("SELECT name FROM voyager.releases")}
+    assert marked <= set(truth_pw) and locked & catalog <= marked
+    if full:
+        assert conn.execute("SELECT count(*) FROM voyager.release_nfos").fetchone()[0] > 0
+        assert conn.execute("SELECT count(*) FROM voyager.release_texts WHERE kind = 2").fetchone()[0] > 0
     # articles fetched per release probed: a few
     per = Counter(r for (r,) in conn.execute(
         "SELECT coalesce(release_id::text, encode(pending_key, 'hex')) FROM voyager.probe_candidates pc "
