@@ -1406,11 +1406,16 @@ def segments_of(bytes packed):
     return out
 
 
+# the containers a film, an episode or music comes in: what the media target sniffs
+_MEDIA_EXTS = (b".mkv", b".mp4", b".m4v", b".avi", b".mov", b".wmv", b".mpg", b".mpeg", b".ts", b".m2ts",
+               b".webm", b".flv", b".mp3", b".flac", b".m4a", b".ogg", b".wav", b".iso")
+
+
 def _candidates(files, infos, bint random_named, spool=None):
     """The articles phase 2 reads: the first archive volume's first article, the
     smallest par2's, a lone random-named file's, a 7z set's last volume's tail,
-    the smallest .nfo's, and a readable release's main file's first article
-    (sniffed for what it really is) when no archive candidate reads it already."""
+    the smallest .nfo's, and a readable release's main file's first article when
+    its name says film or music (sniffed for what it really is: a program?)."""
     out = []
     cdef FileAgg f
     cdef int flags
@@ -1448,7 +1453,7 @@ def _candidates(files, infos, bint random_named, spool=None):
         mid, part = (<FileAgg>files[nfo]).first_segment(False, spool)
         if part == 1:
             out.append(("nfo", mid, nfo))
-    if not random_named and main is not None and not infos[main][1] & (F_ARCHIVE | F_VOLUME | F_SPLIT):
+    if not random_named and main is not None and (<FileAgg>files[main]).name.lower().endswith(_MEDIA_EXTS):
         mid, part = (<FileAgg>files[main]).first_segment(False, spool)
         if part == 1:
             out.append(("media", mid, main))

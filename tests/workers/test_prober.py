@@ -63,11 +63,13 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(corpus):
     handle = run_in_thread(corpus)
-    # the server loads its bodies' index on the first BODY: once, before any concurrent one
+    # the server loads its bodies on the first BODY of an article it has (concurrent ones
+    # before that get stand-in bodies): one first, alone
+    spec = json.loads((corpus / "bodies" / "files.jsonl").read_text().splitlines()[0])
     cfg = NntpConfig(host="127.0.0.1", port=handle.port, connections=1)
     from workers.nntp import NntpConnection
     with NntpConnection(cfg) as c:
-        fetch_body(c, "warm-up@nowhere")
+        assert fetch_body(c, spec["segments"][0][1]) is not None
     yield handle
     handle.stop()
 

@@ -249,7 +249,7 @@ def cmd_sim(args, cfg: Config) -> int:
 
 
 BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
-           "api": "bench.api"}
+           "api": "bench.api", "probe": "bench.probe"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
