@@ -28,13 +28,12 @@ from typing import Callable
 
 import psycopg
 
-from workers.nntp import (CRLF, NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE,
-                          unstuff)
+from workers.nntp import NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE, unstuff
+from workers.probe import MAX_BODY      # what one body may take: past it, no article a reader wants
 
 log = logging.getLogger("voyager.prober")
 
 ROLE = "probes"
-MAX_BODY = 4 << 20          # a probed article is ~700 KB; past this it is no article a reader wants
 BATCH = 200                 # results a store_probes call carries at most
 FLUSH_SECONDS = 2.0         # and at the latest this long after the first one waiting
 Reader = Callable[..., dict]
