@@ -19,38 +19,11 @@ from sim.bodies import Bodies, file_bytes
 from sim.generate import Options, generate
 from sim.server import run_in_thread
 from workers.nntp import NntpConfig
+from workers.probe import read_article
 from workers.prober import Prober, fetch_body
 from workers.replay import replay_into_db
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _reader():
-    """The readers (workers.probe), or until they are in this branch a yEnc-only
-    stand-in: the =ybegin name and the file start's hash, nothing else."""
-    try:
-        from workers.probe import read_article
-        return read_article, True
-    except ImportError:
-        return _yenc_only, False
-
-
-def _yenc_only(kind, file_name, body, *, cap=0):
-    from workers.nntp import ydecode
-    out = dict.fromkeys(["error", "yenc", "start", "par2", "archive", "nfo", "media", "password"])
-    try:
-        data = ydecode(body)
-        head, second = body.split(b"\r\n", 2)[:2]
-        name = head.split(b" name=", 1)[1].decode("utf-8", "replace")
-        size = int(head.split(b" size=", 1)[1].split(b" ", 1)[0])
-        begin = int(second.split(b" begin=", 1)[1].split(b" ", 1)[0]) if second.startswith(b"=ypart") else 1
-    except Exception as e:
-        return {**out, "error": f"yenc: {e}"[:100]}
-    out["yenc"] = {"name": name, "part": None, "total": None, "size": size, "begin": begin,
-                   "end": begin + len(data) - 1, "crc_ok": True}
-    if begin == 1:
-        out["start"] = {"md5_16k": hashlib.md5(data[:16384]).hexdigest(), "size": size}
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +56,9 @@ def indexed(conn, corpus):
 
 
 def probe(db_dsn, server, node="p1", threads=3, **kw) -> dict:
-    reader, _ = _reader()
     cfg = NntpConfig(host="127.0.0.1", port=server.port, connections=8)
-    p = Prober(db_dsn, node, threads=threads, until_idle=True, nntp=cfg, reader=reader, poll_seconds=0.2, **kw)
+    p = Prober(db_dsn, node, threads=threads, until_idle=True, nntp=cfg, reader=read_article, poll_seconds=0.2,
+               **kw)
     return p.run()
 
 
@@ -99,7 +72,6 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
     assert stats["stale"] == 0 and stats["retry"] == 0
     assert conn.execute("SELECT count(*) FROM voyager.probe_candidates WHERE probed_at IS NULL").fetchone()[0] == 0
     bodies = Bodies(corpus)
-    full = _reader()[1]                  # the readers' sections, beyond the yEnc stand-in's
     locked: set[str] = set()
     rows = conn.execute("SELECT message_id, kind, status, error, facts FROM voyager.probe_cache").fetchall()
     assert len(rows) == stats["fetched"]
@@ -115,8 +87,6 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
         if part == 1:
             start = file_bytes(spec, 0, min(16384, spec["bytes"]))
             assert facts["start"] == {"md5_16k": hashlib.md5(start).hexdigest(), "size": spec["bytes"]}, mid
-        if not full:
-            continue
         # what the readers found is what the generator put there
         if spec["kind"] == "par2" and part == 1:
             assert sorted((f["name"], f["size"]) for f in facts["par2"]["files"]) == \
@@ -146,9 +116,8 @@ def test_the_probed_facts_are_the_truths(indexed, db_dsn, server, corpus):
                                          "JOIN voyager.releases r ON r.id = p.release_id WHERE p.status = 1")}
     catalog = {n for (n,) in conn.execute("SELECT name FROM voyager.releases")}
     assert marked <= set(truth_pw) and locked & catalog <= marked
-    if full:
-        assert conn.execute("SELECT count(*) FROM voyager.release_nfos").fetchone()[0] > 0
-        assert conn.execute("SELECT count(*) FROM voyager.release_texts WHERE kind = 2").fetchone()[0] > 0
+    assert conn.execute("SELECT count(*) FROM voyager.release_nfos").fetchone()[0] > 0
+    assert conn.execute("SELECT count(*) FROM voyager.release_texts WHERE kind = 2").fetchone()[0] > 0
     # articles fetched per release probed: a few
     per = Counter(r for (r,) in conn.execute(
         "SELECT coalesce(release_id::text, encode(pending_key, 'hex')) FROM voyager.probe_candidates pc "
@@ -185,8 +154,6 @@ def test_the_command_runs_until_idle(indexed, db_dsn, server, tmp_path):
     import os
     env = dict(os.environ, VOYAGER_WORKER_DSN=db_dsn, VOYAGER_NNTP_HOST="127.0.0.1",
                VOYAGER_NNTP_PORT=str(server.port), VOYAGER_NNTP_CONNECTIONS="4", VOYAGER_HOME=str(tmp_path))
-    if not _reader()[1]:
-        pytest.skip("the readers (workers.probe) are not in this branch yet")
     out = subprocess.run([sys.executable, "-m", "voyager.cli", "probe", "--threads", "2", "--until-idle",
                           "--node", "cmd"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
