@@ -1,8 +1,9 @@
 -- Deploy voyager:function_check_catalog to pg
 BEGIN;
 -- The ingest tables carry no foreign keys (table_releases): this finds what a
--- bug would have orphaned or left dangling. Each count should be 0.
-CREATE FUNCTION voyager.check_catalog()
+-- bug would have orphaned or left dangling. Each count should be 0. A probe
+-- target belongs to a catalog release or to a pending one (by its key).
+CREATE OR REPLACE FUNCTION voyager.check_catalog()
 RETURNS TABLE (problem text, rows bigint)
 LANGUAGE sql STABLE AS $$
     SELECT 'release without a chunk', count(*) FROM voyager.releases r
@@ -20,7 +21,11 @@ LANGUAGE sql STABLE AS $$
      WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)
     UNION ALL
     SELECT 'probe candidate of no release', count(*) FROM voyager.probe_candidates pc
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = pc.release_id)
+     WHERE pc.release_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = pc.release_id)
+    UNION ALL
+    SELECT 'probe candidate of no pending release', count(*) FROM voyager.probe_candidates pc
+     WHERE pc.pending_key IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM voyager.pending_releases p WHERE p.release_key = pc.pending_key)
     UNION ALL
     SELECT 'release of an unknown poster, group set or group', count(*) FROM voyager.releases r
      WHERE NOT EXISTS (SELECT 1 FROM voyager.posters p WHERE p.id = r.poster_id)

@@ -1,10 +1,12 @@
 -- Deploy voyager:function_probe_candidate_done to pg
 BEGIN;
-CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p_kind text) RETURNS boolean
+-- One candidate marked probed by hand (store_probes marks a batch's with what
+-- they showed): its lease column is expires_at now.
+CREATE OR REPLACE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p_kind text) RETURNS boolean
 LANGUAGE sql AS $$
     WITH done AS (
         UPDATE voyager.probe_candidates
-           SET probed_at = now(), claimed_until = NULL
+           SET probed_at = now(), expires_at = NULL
          WHERE release_id = p_release_id AND kind = p_kind AND claimed_by = p_node AND probed_at IS NULL
         RETURNING 1
     )

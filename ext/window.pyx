@@ -1496,13 +1496,20 @@ def segments_of(bytes packed):
     return out
 
 
+# the containers a film, an episode or music comes in: what the media target sniffs
+_MEDIA_EXTS = (b".mkv", b".mp4", b".m4v", b".avi", b".mov", b".wmv", b".mpg", b".mpeg", b".ts", b".m2ts",
+               b".webm", b".flv", b".mp3", b".flac", b".m4a", b".ogg", b".wav", b".iso")
+
+
 def _candidates(files, infos, bint random_named, spool=None):
     """The articles phase 2 reads: the first archive volume's first article, the
-    smallest par2's, a lone random-named file's, and a 7z set's last volume's tail."""
+    smallest par2's, a lone random-named file's, a 7z set's last volume's tail,
+    the smallest .nfo's, and a readable release's main file's first article when
+    its name says film or music (sniffed for what it really is: a program?)."""
     out = []
     cdef FileAgg f
     cdef int flags
-    first = par2 = seven = None
+    first = par2 = seven = nfo = main = None
     for i, g in enumerate(files):
         f = <FileAgg>g
         flags = infos[i][1]
@@ -1512,6 +1519,10 @@ def _candidates(files, infos, bint random_named, spool=None):
             par2 = i
         if flags & F_SEVENZ and (seven is None or infos[i][2] > infos[seven][2]):
             seven = i
+        if f.name[-4:].lower() == b".nfo" and (nfo is None or f.nbytes < (<FileAgg>files[nfo]).nbytes):
+            nfo = i
+        if not flags & (F_PAR2 | F_SIDECAR) and (main is None or f.nbytes > (<FileAgg>files[main]).nbytes):
+            main = i
     if first is not None:
         mid, part = (<FileAgg>files[first]).first_segment(False, spool)
         if part == 1:
@@ -1528,4 +1539,12 @@ def _candidates(files, infos, bint random_named, spool=None):
         mid, part = (<FileAgg>files[seven]).first_segment(True, spool)
         if mid is not None:
             out.append(("7z-tail", mid, seven))
+    if nfo is not None:
+        mid, part = (<FileAgg>files[nfo]).first_segment(False, spool)
+        if part == 1:
+            out.append(("nfo", mid, nfo))
+    if not random_named and main is not None and (<FileAgg>files[main]).name.lower().endswith(_MEDIA_EXTS):
+        mid, part = (<FileAgg>files[main]).first_segment(False, spool)
+        if part == 1:
+            out.append(("media", mid, main))
     return out

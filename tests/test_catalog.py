@@ -242,14 +242,14 @@ def test_probe_candidates_are_claimable_once_their_release_is_finished(conn, con
     w2.feed(lines_of(q), q.n - 1)
     store.store(token, rng["range_id"], p.n, q.n, q.n - p.n, w2.take_batch())
     mine = [c for c in _claim(conn, "p1") if c[0] == rid]
-    assert mine and {k for _r, k in mine} <= {"archive", "par2", "lone", "7z-tail"}
+    assert mine and {k for _r, k in mine} <= {"archive", "par2", "lone", "7z-tail", "nfo", "media"}
     # claimed: nobody else gets them while the lease runs; done: gone from the queue
     other = connect()
     assert [c for c in _claim(other, "p2") if c[0] == rid] == []
     for r, k in mine:
         assert conn.execute("SELECT voyager.probe_candidate_done('p1', %s, %s)", (r, k)).fetchone()[0]
         assert conn.execute("SELECT voyager.probe_candidate_done('p2', %s, %s)", (r, k)).fetchone()[0] is False
-    conn.execute("UPDATE voyager.probe_candidates SET claimed_until = now() - interval '1 second'")
+    conn.execute("UPDATE voyager.probe_candidates SET expires_at = now() - interval '1 second'")
     assert [c for c in _claim(other, "p2") if c[0] == rid] == []    # probed ones never come back
 
 

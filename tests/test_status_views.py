@@ -158,18 +158,23 @@ def test_phase2_backlogs(state):
     assert row["settle_due"] == 1                # complete and quiet for 7 h > settle_quiet_minutes (6 h)
     assert (row["pending_waiting"], row["pending_releases"]) == (1, 1)
     assert row["pending_oldest"] is not None
-    assert (row["probe_candidates_ready"], row["probe_candidates_waiting"]) == (1, 2)
+    # ready: the settled release's target and the finished pending release's; waiting: the provisional ones'
+    assert (row["probe_candidates_ready"], row["probe_candidates_waiting"]) == (2, 2)
+    assert row["probe_backlog"] == {"archive": 2}
     state["conn"].execute("SELECT voyager.settle_complete()")
     (row,) = view(state["conn"], "status_phase2")
     assert (row["provisional_releases"], row["settle_due"]) == (1, 0)
-    assert (row["probe_candidates_ready"], row["probe_candidates_waiting"]) == (3, 0)
+    assert (row["probe_candidates_ready"], row["probe_candidates_waiting"]) == (4, 0)
+    assert row["probe_backlog"] == {"archive": 3, "par2": 1}
 
 
 def test_phase2_is_zeros_on_an_empty_catalog(conn):
     (row,) = view(conn, "status_phase2")
-    assert {k: v for k, v in row.items() if k != "pending_oldest"} == dict.fromkeys(
-        ["provisional_releases", "settle_due", "pending_waiting", "pending_releases", "probe_candidates_ready",
-         "probe_candidates_waiting"], 0)
+    assert {k: v for k, v in row.items() if k != "pending_oldest"} == {
+        **dict.fromkeys(["provisional_releases", "settle_due", "pending_waiting", "pending_releases",
+                         "probe_candidates_ready", "probe_candidates_waiting", "probes_stuck", "probes_last_hour",
+                         "probes_per_second"], 0),
+        **dict.fromkeys(["probe_backlog", "probes_dead", "probes_failed"], {})}
 
 
 def test_catalog_against_its_cap(state):

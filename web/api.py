@@ -332,8 +332,7 @@ async def _details_rows(conn, release_id: int) -> list[dict]:
 
 
 async def _getnfo(conn, release_id, p, site, cats, ask: Ask, limits) -> HTTPResponse:
-    cur = await conn.execute("SELECT text FROM voyager.release_texts WHERE release_id = %s AND kind = 3 "
-                             "ORDER BY length(text) DESC LIMIT 1", (release_id,))
+    cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (release_id,))
     nfo = await cur.fetchone()
     if nfo is None:
         raise ApiError(300, "no NFO")

@@ -382,6 +382,8 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     cur = await conn.execute("SELECT kind, text FROM voyager.release_texts WHERE release_id = %s ORDER BY kind, text",
                              (rel["id"],))
     texts = await cur.fetchall()
+    cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (rel["id"],))
+    nfo = await cur.fetchone()
     words, _ = search.split_words(request.args.get("q") or "")
     chunk = await release_chunk(conn, rel["id"])
     files, broken = [], False
@@ -393,7 +395,7 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     matched = [(k, t) for k, t in texts if words and all(w in t.lower() for w in words)]
     return render(request, "release.html", rel=rel, guid=guid.lower(), texts=texts, matched=matched, words=words,
                   files=files, broken=broken, cats=request.app.ctx.cats, span=_span(rel["posted_at"], rel["last_posted_at"]),
-                  info=name_info(rel["name"]))
+                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None)
 
 
 @bp.get("/nzb/<guid:str>")

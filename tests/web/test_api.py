@@ -246,7 +246,7 @@ def test_details_by_id_or_guid_and_getnfo(app, keys, ids, web_dsn):
     assert error_code(api(app, t="details", apikey=keys["alice"])) == 200
     assert error_code(api(app, t="getnfo", id=guid, apikey=keys["alice"])) == 300     # no NFO read yet
     with psycopg.connect(web_dsn, autocommit=True) as conn:
-        conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) VALUES (%s, 3, %s)",
+        conn.execute("INSERT INTO voyager.release_nfos (release_id, message_id, text) VALUES (%s, 'n@x', %s)",
                      (ids[HARBOR[0]], "GRP presents <Silent Harbor> & more"))
     nfo = search(app, keys["alice"], t="getnfo", id=guid)
     assert nfo.items[0]["description"] == "GRP presents <Silent Harbor> & more"

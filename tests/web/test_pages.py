@@ -115,6 +115,16 @@ def test_a_release_page(shared_app, alice, shared_dsn, ids):
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC → \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+m \d\ds\)", html)
     assert call(shared_app, "/release/" + "f" * 40, headers=alice).status == 404
     assert call(shared_app, "/release/not-a-guid", headers=alice).status == 404
+    # the NFO the prober read, whole and escaped
+    assert "<h2>NFO</h2>" not in html
+    with psycopg.connect(shared_dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO voyager.release_nfos (release_id, message_id, text) VALUES (%s, 'n@x', %s)",
+                     (ids[name], "GRP <presents>\r\n  Silent Harbor"))
+        try:
+            html = page(shared_app, f"/release/{guid}", alice)
+        finally:
+            conn.execute("DELETE FROM voyager.release_nfos WHERE release_id = %s", (ids[name],))
+    assert '<pre class="nfo">GRP &lt;presents&gt;\r\n  Silent Harbor</pre>' in html
 
 
 def test_the_evil_release_page_escapes_everything(shared_app, alice, shared_dsn, ids):

@@ -249,7 +249,7 @@ def cmd_sim(args, cfg: Config) -> int:
 
 
 BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
-           "api": "bench.api"}
+           "api": "bench.api", "probe": "bench.probe"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
@@ -351,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     wk.add_argument("args", nargs=argparse.REMAINDER)
     wk.set_defaults(func=cmd_worker)
 
+    pr = sub.add_parser("probe", help="phase 2: claim probe targets, fetch their bodies, store what they show "
+                        "(`voyager probe -h`)", add_help=False)
+    pr.add_argument("args", nargs=argparse.REMAINDER)
+
     we = sub.add_parser("web", help="the Newznab API and the web pages")
     we.add_argument("--host", default=os.environ.get("VOYAGER_WEB_HOST", "127.0.0.1"))
     we.add_argument("--port", type=int, default=int(os.environ.get("VOYAGER_WEB_PORT", "8780")))
@@ -379,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
         from workers import worker
 
         return worker.main(argv[1:]) or 0
+    if argv[:1] == ["probe"]:             # so are these (`voyager probe -h`)
+        from workers import prober
+
+        return prober.main(argv[1:]) or 0
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "replay":       # replay hands its options on whole
