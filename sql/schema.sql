@@ -903,7 +903,11 @@ CREATE FUNCTION voyager.check_catalog() RETURNS TABLE(problem text, rows bigint)
      WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)
     UNION ALL
     SELECT 'probe candidate of no release', count(*) FROM voyager.probe_candidates pc
-     WHERE NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = pc.release_id)
+     WHERE pc.release_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = pc.release_id)
+    UNION ALL
+    SELECT 'probe candidate of no pending release', count(*) FROM voyager.probe_candidates pc
+     WHERE pc.pending_key IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM voyager.pending_releases p WHERE p.release_key = pc.pending_key)
     UNION ALL
     SELECT 'release of an unknown poster, group set or group', count(*) FROM voyager.releases r
      WHERE NOT EXISTS (SELECT 1 FROM voyager.posters p WHERE p.id = r.poster_id)
@@ -1066,25 +1070,32 @@ END $$;
 
 
 --
--- Name: claim_probe_candidates(text, integer, interval); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: claim_probe_candidates(text, integer, interval, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100, p_lease interval DEFAULT '00:10:00'::interval) RETURNS TABLE(release_id bigint, kind text, message_id text, file_index integer)
+CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100, p_lease interval DEFAULT '00:10:00'::interval, p_attempts integer DEFAULT 5) RETURNS TABLE(claim uuid, release_id bigint, pending_key bytea, kind text, message_id text, file_index integer, cached boolean)
     LANGUAGE sql
     AS $$
     WITH due AS (
-        SELECT pc.release_id, pc.kind
+        SELECT pc.ctid AS row_at
           FROM voyager.probe_candidates pc
-          JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
-         WHERE pc.probed_at IS NULL AND (pc.claimed_until IS NULL OR pc.claimed_until < now())
-         ORDER BY pc.release_id
+          LEFT JOIN voyager.releases r ON r.id = pc.release_id
+          LEFT JOIN voyager.pending_releases p ON p.release_key = pc.pending_key
+         WHERE pc.probed_at IS NULL AND (pc.expires_at IS NULL OR pc.expires_at < now())
+           AND pc.attempts < p_attempts
+           AND (r.settled_at IS NOT NULL OR (p.finished AND p.status = 0))
+         ORDER BY pc.rank, pc.release_id, pc.pending_key
          LIMIT p_limit
            FOR UPDATE OF pc SKIP LOCKED
+    ), token AS (
+        SELECT gen_random_uuid() AS claim
     )
     UPDATE voyager.probe_candidates pc
-       SET claimed_by = p_node, claimed_until = now() + p_lease
-      FROM due WHERE pc.release_id = due.release_id AND pc.kind = due.kind
-    RETURNING pc.release_id, pc.kind, pc.message_id, pc.file_index
+       SET claimed_by = p_node, expires_at = now() + p_lease, claim = token.claim, attempts = pc.attempts + 1
+      FROM due, token
+     WHERE pc.ctid = due.row_at
+    RETURNING pc.claim, pc.release_id, pc.pending_key, pc.kind, pc.message_id, pc.file_index,
+              EXISTS (SELECT 1 FROM voyager.probe_cache c WHERE c.message_id = pc.message_id)
 $$;
 
 
@@ -1985,6 +1996,26 @@ $$;
 
 
 --
+-- Name: pending_probe_candidates(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.pending_probe_candidates() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO voyager.probe_candidates AS pc (pending_key, kind, message_id, file_index)
+    SELECT DISTINCT ON (n.release_key, c.value ->> 0) n.release_key, c.value ->> 0, c.value ->> 1, (c.value ->> 2)::integer
+      FROM written n
+     CROSS JOIN LATERAL jsonb_array_elements(n.candidates) c
+     WHERE n.finished AND n.status = 0 AND jsonb_typeof(n.candidates) = 'array'
+        ON CONFLICT (pending_key, kind) WHERE pending_key IS NOT NULL
+        DO UPDATE SET message_id = excluded.message_id, file_index = excluded.file_index
+     WHERE pc.probed_at IS NULL;
+    RETURN NULL;
+END $$;
+
+
+--
 -- Name: plan_groups(jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2168,7 +2199,7 @@ CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p
     AS $$
     WITH done AS (
         UPDATE voyager.probe_candidates
-           SET probed_at = now(), claimed_until = NULL
+           SET probed_at = now(), expires_at = NULL
          WHERE release_id = p_release_id AND kind = p_kind AND claimed_by = p_node AND probed_at IS NULL
         RETURNING 1
     )
@@ -3622,6 +3653,228 @@ END $$;
 
 
 --
+-- Name: store_probes(text, jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_probes(p_node text, p_results jsonb) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET jit TO 'off'
+    AS $_$
+DECLARE
+    v_bad text;
+    v_live jsonb;
+    v_stale integer;
+    v_retry integer;
+    v_out jsonb;
+BEGIN
+    IF jsonb_typeof(p_results) IS DISTINCT FROM 'array' THEN
+        RAISE EXCEPTION 'probes refused: not a jsonb array' USING ERRCODE = '22023';
+    END IF;
+    SELECT CASE
+             WHEN count(*) FILTER (WHERE jsonb_typeof(e) <> 'object') > 0 THEN 'a result is not an object'
+             WHEN count(*) FILTER (WHERE e ->> 'claim' IS NULL OR e ->> 'kind' IS NULL) > 0 THEN 'a result without its claim or kind'
+             WHEN count(*) FILTER (WHERE (e ->> 'release_id' IS NULL) = (e ->> 'pending_key' IS NULL)) > 0
+               THEN 'a result needs a release_id or a pending_key'
+             WHEN count(*) FILTER (WHERE coalesce(e ->> 'status', '') NOT IN ('ok', 'dead', 'failed', 'retry', 'cached')) > 0
+               THEN 'a status is not ok, dead, failed, retry or cached'
+             WHEN count(*) FILTER (WHERE e ->> 'pending_key' !~ '^[0-9a-f]{40}$') > 0 THEN 'a pending_key is not 40 hex'
+             WHEN count(*) FILTER (WHERE e ->> 'claim' !~ '^[0-9a-f-]{36}$') > 0 THEN 'a claim is not a uuid'
+           END INTO v_bad
+      FROM jsonb_array_elements(p_results) e;
+    IF v_bad IS NOT NULL THEN
+        RAISE EXCEPTION 'probes refused: %', v_bad USING ERRCODE = '22023';
+    END IF;
+
+    -- the results under their claim's current token, marked: answered, or back after a pause
+    WITH r AS (                               -- `cached` without a cache row (it went): fetched again
+        SELECT x.claim, x.release_id, decode(x.pending_key, 'hex') AS pending_key, x.kind,
+               CASE WHEN x.status = 'cached' AND NOT EXISTS (SELECT 1 FROM voyager.probe_cache c
+                                                             WHERE c.message_id = x.message_id)
+                    THEN 'retry' ELSE x.status END AS status,
+               left(x.error, 200) AS error, x.bytes, x.facts
+          FROM jsonb_to_recordset(p_results) AS x(claim uuid, release_id bigint, pending_key text, kind text,
+                                                   message_id text, status text, error text, bytes integer,
+                                                   facts jsonb)
+    ), catalog AS (
+        UPDATE voyager.probe_candidates pc
+           SET probed_at = CASE WHEN r.status <> 'retry' THEN now() END,
+               expires_at = CASE WHEN r.status = 'retry' THEN now() + make_interval(mins => pc.attempts) END
+          FROM r
+         WHERE r.release_id IS NOT NULL AND pc.release_id = r.release_id AND pc.kind = r.kind
+           AND pc.claim = r.claim AND pc.probed_at IS NULL
+        RETURNING pc.release_id, pc.pending_key, pc.kind, pc.message_id, pc.file_index, r.status, r.error, r.bytes, r.facts
+    ), pending AS (
+        UPDATE voyager.probe_candidates pc
+           SET probed_at = CASE WHEN r.status <> 'retry' THEN now() END,
+               expires_at = CASE WHEN r.status = 'retry' THEN now() + make_interval(mins => pc.attempts) END
+          FROM r
+         WHERE r.pending_key IS NOT NULL AND pc.pending_key = r.pending_key AND pc.kind = r.kind
+           AND pc.claim = r.claim AND pc.probed_at IS NULL
+        RETURNING pc.release_id, pc.pending_key, pc.kind, pc.message_id, pc.file_index, r.status, r.error, r.bytes, r.facts
+    ), done AS (
+        SELECT * FROM catalog UNION ALL SELECT * FROM pending
+    )
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'release_id', d.release_id, 'pending_key', encode(d.pending_key, 'hex'), 'kind', d.kind,
+               'message_id', d.message_id, 'file_index', d.file_index,
+               -- what the article is: a fresh answer (a reader's error fails it), or the cache's
+               'fresh', d.status <> 'cached',
+               'status', CASE d.status WHEN 'cached' THEN c.status
+                                       WHEN 'dead' THEN 1 WHEN 'failed' THEN 2
+                                       ELSE CASE WHEN d.facts ->> 'error' IS NULL THEN 0 ELSE 2 END END,
+               'error', CASE d.status WHEN 'cached' THEN c.error
+                                      ELSE coalesce(d.error, left(d.facts ->> 'error', 200)) END,
+               'bytes', CASE WHEN d.status = 'cached' THEN c.bytes ELSE d.bytes END,
+               'facts', CASE WHEN d.status = 'cached' THEN c.facts ELSE d.facts END))
+             FILTER (WHERE d.status <> 'retry'), '[]'),
+           count(*) FILTER (WHERE d.status = 'retry')
+      INTO v_live, v_retry
+      FROM done d
+      LEFT JOIN voyager.probe_cache c ON d.status = 'cached' AND c.message_id = d.message_id;
+    v_stale := jsonb_array_length(p_results) - jsonb_array_length(v_live) - v_retry;
+
+    WITH live AS (
+        SELECT * FROM jsonb_to_recordset(v_live) AS x(release_id bigint, pending_key text, kind text, message_id text,
+                                                      file_index integer, fresh boolean, status smallint, error text,
+                                                      bytes integer, facts jsonb)
+    ), known AS (                             -- facts of articles read whole
+        SELECT l.release_id, decode(l.pending_key, 'hex') AS pending_key, l.kind, l.message_id, l.file_index, l.facts
+          FROM live l WHERE l.status = 0 AND jsonb_typeof(l.facts) = 'object'
+    ), cache AS (
+        INSERT INTO voyager.probe_cache AS c (message_id, kind, status, error, bytes, facts)
+        SELECT DISTINCT ON (l.message_id) l.message_id, l.kind, l.status, l.error, l.bytes, l.facts
+          FROM live l WHERE l.fresh
+         ORDER BY l.message_id, l.status
+            ON CONFLICT (message_id) DO UPDATE
+           SET kind = excluded.kind, status = excluded.status, error = excluded.error, bytes = excluded.bytes,
+               facts = excluded.facts, probed_at = now()
+        RETURNING 1
+    ), hashes AS (
+        INSERT INTO voyager.file_hashes AS h (message_id, md5_16k, size, release_id, pending_key, file_index)
+        SELECT DISTINCT ON (k.message_id) k.message_id, decode(k.facts -> 'start' ->> 'md5_16k', 'hex'),
+               (k.facts -> 'start' ->> 'size')::bigint, k.release_id, k.pending_key, k.file_index
+          FROM known k
+         WHERE k.facts -> 'start' ->> 'md5_16k' ~ '^[0-9a-f]{32}$' AND jsonb_typeof(k.facts -> 'start' -> 'size') = 'number'
+            ON CONFLICT (message_id) DO UPDATE
+           SET release_id = excluded.release_id, pending_key = excluded.pending_key, file_index = excluded.file_index
+        RETURNING 1
+    ), sets AS (
+        SELECT DISTINCT ON (k.facts -> 'par2' ->> 'set_id') decode(k.facts -> 'par2' ->> 'set_id', 'hex') AS set_id,
+               k.facts -> 'par2' ->> 'creator' AS creator, k.facts -> 'par2' -> 'files' AS files, k.message_id
+          FROM known k
+         WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$' AND jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
+    ), set_rows AS (
+        INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id)
+        SELECT s.set_id, left(s.creator, 255),
+               (SELECT left(f ->> 'name', 255) FROM jsonb_array_elements(s.files) f
+                 ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1),
+               jsonb_array_length(s.files), s.message_id
+          FROM sets s
+            ON CONFLICT (set_id) DO NOTHING
+        RETURNING 1
+    ), file_rows AS (
+        INSERT INTO voyager.par2_files (set_id, file_id, name, size, md5_16k, md5)
+        SELECT DISTINCT ON (s.set_id, f ->> 'file_id') s.set_id, decode(f ->> 'file_id', 'hex'), f ->> 'name',
+               (f ->> 'size')::bigint, decode(f ->> 'md5_16k', 'hex'), decode(f ->> 'md5', 'hex')
+          FROM sets s CROSS JOIN LATERAL jsonb_array_elements(s.files) f
+         WHERE f ->> 'file_id' ~ '^[0-9a-f]{32}$' AND f ->> 'md5_16k' ~ '^[0-9a-f]{32}$'
+           AND f ->> 'md5' ~ '^[0-9a-f]{32}$' AND f ->> 'name' IS NOT NULL AND jsonb_typeof(f -> 'size') = 'number'
+            ON CONFLICT DO NOTHING
+        RETURNING 1
+    ), nfos AS (
+        INSERT INTO voyager.release_nfos (release_id, message_id, text)
+        SELECT DISTINCT ON (k.release_id) k.release_id, k.message_id, k.facts -> 'nfo' ->> 'text'
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         WHERE k.facts -> 'nfo' ->> 'text' IS NOT NULL
+         ORDER BY k.release_id, length(k.facts -> 'nfo' ->> 'text')
+            ON CONFLICT (release_id) DO NOTHING
+        RETURNING 1
+    ), ids AS (
+        INSERT INTO voyager.release_media_ids (kind, value, release_id)
+        SELECT DISTINCT m ->> 'site', CASE WHEN m ->> 'site' = 'imdb' THEN regexp_replace(m ->> 'id', '^tt', '') ELSE m ->> 'id' END,
+               k.release_id
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'nfo' -> 'media_ids') = 'array'
+                                                      THEN k.facts -> 'nfo' -> 'media_ids' ELSE '[]' END) m
+         WHERE m ->> 'site' IN ('tvdb', 'tvmaze', 'imdb', 'tmdb') AND m ->> 'id' ~ '^(tt)?[0-9]{1,12}$'
+            ON CONFLICT DO NOTHING
+        RETURNING 1
+    ), locks AS (                             -- per release: the surest status, the first password
+        SELECT k.release_id,
+               CASE WHEN bool_or(coalesce((k.facts -> 'archive' ->> 'encrypted_headers')::boolean, false)
+                                 OR coalesce((k.facts -> 'archive' ->> 'encrypted_files')::boolean, false)) THEN 1
+                    ELSE 2 END::smallint AS status,
+               (array_agg(left(coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password'), 255))
+                 FILTER (WHERE coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password') IS NOT NULL))[1]
+                 AS password
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         GROUP BY k.release_id
+    ), passwords AS (
+        INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+        SELECT l.release_id, l.status, l.password, CASE WHEN l.password IS NOT NULL THEN 'nfo' ELSE 'archive' END
+          FROM locks l
+         WHERE l.status = 1 OR l.password IS NOT NULL
+            ON CONFLICT (release_id) DO UPDATE
+           SET status = CASE WHEN pw.status = 1 OR excluded.status = 1 THEN 1
+                             WHEN pw.status = 2 OR excluded.status = 2 THEN 2 ELSE 0 END,
+               password = coalesce(pw.password, excluded.password),
+               source = CASE WHEN pw.password IS NULL AND excluded.password IS NOT NULL THEN excluded.source
+                             ELSE coalesce(pw.source, excluded.source) END,
+               found_at = now()
+        RETURNING 1
+    ), lines AS (                             -- what the facts give each release to search by
+        SELECT k.release_id, t.kind, left(t.line, 255) AS line, t.n
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         CROSS JOIN LATERAL (
+               SELECT 2::smallint, e ->> 'name', n FROM jsonb_array_elements(
+                      CASE WHEN jsonb_typeof(k.facts -> 'archive' -> 'entries') = 'array'
+                           THEN k.facts -> 'archive' -> 'entries' ELSE '[]' END) WITH ORDINALITY a(e, n)
+               UNION ALL SELECT 3::smallint, k.facts -> 'nfo' ->> 'title', 1
+               UNION ALL SELECT 4::smallint, (SELECT f ->> 'name' FROM jsonb_array_elements(
+                      CASE WHEN jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
+                           THEN k.facts -> 'par2' -> 'files' ELSE '[]' END) f
+                      ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1), 1
+               UNION ALL SELECT 5::smallint, k.facts -> 'media' ->> 'title', 1
+         ) t(kind, line, n)
+         WHERE t.line IS NOT NULL AND btrim(t.line) <> ''
+    ), touched AS (
+        SELECT DISTINCT l.release_id, l.kind FROM lines l
+    ), old AS (                               -- what a release had of a kind: kept first
+        DELETE FROM voyager.release_texts t USING touched
+         WHERE t.release_id = touched.release_id AND t.kind = touched.kind
+        RETURNING t.release_id, t.kind, t.text
+    ), merged AS (
+        SELECT m.release_id, m.kind, m.line, min(m.at) AS at
+          FROM (SELECT o.release_id, o.kind, x.line, x.n - 1000000 AS at
+                  FROM old o CROSS JOIN LATERAL unnest(string_to_array(o.text, E'\n')) WITH ORDINALITY x(line, n)
+                 UNION ALL
+                SELECT l.release_id, l.kind, l.line, l.n FROM lines l) m
+         GROUP BY m.release_id, m.kind, m.line
+    ), texts AS (
+        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+        SELECT g.release_id, r.posted_at, g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
+          FROM (SELECT m.*, row_number() OVER (PARTITION BY m.release_id, m.kind ORDER BY m.at) AS k FROM merged m) g
+          JOIN voyager.releases r ON r.id = g.release_id
+         WHERE g.k <= 20
+         GROUP BY g.release_id, r.posted_at, g.kind
+        RETURNING 1
+    )
+    SELECT jsonb_build_object(
+               'stored', (SELECT count(*) FROM live), 'stale', v_stale, 'retry', v_retry,
+               'read', (SELECT count(*) FROM live WHERE status = 0),
+               'dead', (SELECT count(*) FROM live WHERE status = 1),
+               'failed', (SELECT count(*) FROM live WHERE status = 2),
+               'cached', (SELECT count(*) FROM live WHERE NOT fresh),
+               'hashes', (SELECT count(*) FROM hashes), 'par2_sets', (SELECT count(*) FROM set_rows),
+               'par2_files', (SELECT count(*) FROM file_rows), 'nfos', (SELECT count(*) FROM nfos),
+               'media_ids', (SELECT count(*) FROM ids), 'passwords', (SELECT count(*) FROM passwords),
+               'texts', (SELECT count(*) FROM texts), 'cache', (SELECT count(*) FROM cache))
+      INTO v_out;
+    RETURN v_out;
+END $_$;
+
+
+--
 -- Name: store_recovered(uuid, bigint, voyager.release_in[], voyager.pending_in[], text[], jsonb); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -3813,6 +4066,21 @@ CREATE TABLE voyager.categories (
 
 
 --
+-- Name: file_hashes; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.file_hashes (
+    message_id text NOT NULL,
+    md5_16k bytea NOT NULL,
+    size bigint NOT NULL,
+    release_id bigint,
+    pending_key bytea,
+    file_index integer NOT NULL,
+    CONSTRAINT file_hashes_md5_16k_check CHECK ((octet_length(md5_16k) = 16))
+);
+
+
+--
 -- Name: group_dates; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -3972,6 +4240,38 @@ CREATE TABLE voyager.nodes (
 
 
 --
+-- Name: par2_files; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.par2_files (
+    set_id bytea NOT NULL,
+    file_id bytea NOT NULL,
+    name text NOT NULL,
+    size bigint NOT NULL,
+    md5_16k bytea NOT NULL,
+    md5 bytea NOT NULL,
+    CONSTRAINT par2_files_file_id_check CHECK ((octet_length(file_id) = 16)),
+    CONSTRAINT par2_files_md5_16k_check CHECK ((octet_length(md5_16k) = 16)),
+    CONSTRAINT par2_files_md5_check CHECK ((octet_length(md5) = 16))
+);
+
+
+--
+-- Name: par2_sets; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.par2_sets (
+    set_id bytea NOT NULL,
+    creator text,
+    name text,
+    files integer NOT NULL,
+    message_id text NOT NULL,
+    found_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT par2_sets_set_id_check CHECK ((octet_length(set_id) = 16))
+);
+
+
+--
 -- Name: pending_releases; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -4024,18 +4324,51 @@ ALTER TABLE voyager.posters ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: probe_cache; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.probe_cache (
+    message_id text NOT NULL,
+    kind text NOT NULL,
+    status smallint NOT NULL,
+    error text,
+    bytes integer,
+    facts jsonb,
+    probed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT probe_cache_status_check CHECK ((status = ANY (ARRAY[0, 1, 2])))
+);
+
+
+--
 -- Name: probe_candidates; Type: TABLE; Schema: voyager; Owner: -
 --
 
 CREATE TABLE voyager.probe_candidates (
-    release_id bigint NOT NULL,
+    release_id bigint,
     kind text NOT NULL,
     message_id text NOT NULL,
     file_index integer NOT NULL,
     claimed_by text,
-    claimed_until timestamp with time zone,
+    expires_at timestamp with time zone,
     probed_at timestamp with time zone,
-    CONSTRAINT probe_candidates_kind_check CHECK ((kind = ANY (ARRAY['archive'::text, 'par2'::text, 'lone'::text, '7z-tail'::text])))
+    pending_key bytea,
+    claim uuid,
+    attempts smallint DEFAULT 0 NOT NULL,
+    rank smallint GENERATED ALWAYS AS ((
+CASE
+    WHEN (pending_key IS NULL) THEN 10
+    ELSE 0
+END +
+CASE kind
+    WHEN 'lone'::text THEN 0
+    WHEN 'archive'::text THEN 1
+    WHEN 'par2'::text THEN 2
+    WHEN '7z-tail'::text THEN 3
+    WHEN 'nfo'::text THEN 4
+    ELSE 5
+END)) STORED,
+    CONSTRAINT probe_candidates_kind_check CHECK ((kind = ANY (ARRAY['lone'::text, 'archive'::text, 'par2'::text, '7z-tail'::text, 'nfo'::text, 'media'::text]))),
+    CONSTRAINT probe_candidates_owner_check CHECK (((release_id IS NULL) <> (pending_key IS NULL)))
 );
 
 
@@ -4165,6 +4498,18 @@ CREATE TABLE voyager.release_media_ids (
 
 
 --
+-- Name: release_nfos; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_nfos (
+    release_id bigint NOT NULL,
+    message_id text NOT NULL,
+    text text NOT NULL,
+    found_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
 -- Name: release_passwords; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -4173,6 +4518,8 @@ CREATE TABLE voyager.release_passwords (
     status smallint NOT NULL,
     password text,
     found_at timestamp with time zone DEFAULT now() NOT NULL,
+    source text,
+    CONSTRAINT release_passwords_source_check CHECK ((source = ANY (ARRAY['nzb'::text, 'subject'::text, 'nfo'::text, 'spot-title'::text, 'spot-text'::text, 'archive'::text]))),
     CONSTRAINT release_passwords_status_check CHECK ((status = ANY (ARRAY[0, 1, 2])))
 );
 
@@ -4629,11 +4976,29 @@ CREATE VIEW voyager.status_leases AS
 --
 
 CREATE VIEW voyager.status_phase2 AS
- WITH waiting AS (
+ WITH open AS (
+         SELECT pc.kind,
+            (pc.attempts >= 5) AS stuck,
+                CASE
+                    WHEN ((r.settled_at IS NOT NULL) OR (p.finished AND (p.status = 0))) THEN 'ready'::text
+                    WHEN ((r.id IS NOT NULL) AND (r.settled_at IS NULL)) THEN 'waiting'::text
+                    ELSE NULL::text
+                END AS state
+           FROM ((voyager.probe_candidates pc
+             LEFT JOIN voyager.releases r ON ((r.id = pc.release_id)))
+             LEFT JOIN voyager.pending_releases p ON ((p.release_key = pc.pending_key)))
+          WHERE (pc.probed_at IS NULL)
+        ), bad AS (
+         SELECT c.kind,
+            c.status,
+            count(*) AS n
+           FROM voyager.probe_cache c
+          WHERE (c.status > 0)
+          GROUP BY c.kind, c.status
+        ), hour AS (
          SELECT count(*) AS n
-           FROM (voyager.releases r
-             JOIN voyager.probe_candidates pc ON ((pc.release_id = r.id)))
-          WHERE (r.settled_at IS NULL)
+           FROM voyager.probe_cache c
+          WHERE (c.probed_at >= (now() - '01:00:00'::interval))
         )
  SELECT ( SELECT count(*) AS count
            FROM voyager.releases r
@@ -4648,9 +5013,30 @@ CREATE VIEW voyager.status_phase2 AS
            FROM voyager.pending_releases p
           WHERE (p.status = 0)) AS pending_oldest,
     voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
-    GREATEST((voyager.estimated_rows('voyager.probe_candidates'::regclass) - waiting.n), (0)::bigint) AS probe_candidates_ready,
-    waiting.n AS probe_candidates_waiting
-   FROM waiting;
+    ( SELECT count(*) AS count
+           FROM open
+          WHERE ((open.state = 'ready'::text) AND (NOT open.stuck))) AS probe_candidates_ready,
+    ( SELECT count(*) AS count
+           FROM open
+          WHERE (open.state = 'waiting'::text)) AS probe_candidates_waiting,
+    ( SELECT COALESCE(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) AS "coalesce"
+           FROM ( SELECT open.kind,
+                    count(*) AS n
+                   FROM open
+                  WHERE ((open.state = 'ready'::text) AND (NOT open.stuck))
+                  GROUP BY open.kind) k) AS probe_backlog,
+    ( SELECT count(*) AS count
+           FROM open
+          WHERE open.stuck) AS probes_stuck,
+    hour.n AS probes_last_hour,
+    round(((hour.n)::numeric / 3600.0), 2) AS probes_per_second,
+    ( SELECT COALESCE(jsonb_object_agg(bad.kind, bad.n), '{}'::jsonb) AS "coalesce"
+           FROM bad
+          WHERE (bad.status = 1)) AS probes_dead,
+    ( SELECT COALESCE(jsonb_object_agg(bad.kind, bad.n), '{}'::jsonb) AS "coalesce"
+           FROM bad
+          WHERE (bad.status = 2)) AS probes_failed
+   FROM hour;
 
 
 --
@@ -4866,6 +5252,14 @@ ALTER TABLE ONLY voyager.categories
 
 
 --
+-- Name: file_hashes file_hashes_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.file_hashes
+    ADD CONSTRAINT file_hashes_pkey PRIMARY KEY (message_id);
+
+
+--
 -- Name: group_dates group_dates_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -4962,6 +5356,22 @@ ALTER TABLE ONLY voyager.nodes
 
 
 --
+-- Name: par2_files par2_files_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.par2_files
+    ADD CONSTRAINT par2_files_pkey PRIMARY KEY (set_id, file_id);
+
+
+--
+-- Name: par2_sets par2_sets_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.par2_sets
+    ADD CONSTRAINT par2_sets_pkey PRIMARY KEY (set_id);
+
+
+--
 -- Name: pending_releases pending_releases_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -4986,11 +5396,11 @@ ALTER TABLE ONLY voyager.posters
 
 
 --
--- Name: probe_candidates probe_candidates_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+-- Name: probe_cache probe_cache_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
-ALTER TABLE ONLY voyager.probe_candidates
-    ADD CONSTRAINT probe_candidates_pkey PRIMARY KEY (release_id, kind);
+ALTER TABLE ONLY voyager.probe_cache
+    ADD CONSTRAINT probe_cache_pkey PRIMARY KEY (message_id);
 
 
 --
@@ -5063,6 +5473,14 @@ ALTER TABLE ONLY voyager.release_judgements
 
 ALTER TABLE ONLY voyager.release_media_ids
     ADD CONSTRAINT release_media_ids_pkey PRIMARY KEY (kind, value, release_id);
+
+
+--
+-- Name: release_nfos release_nfos_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_nfos
+    ADD CONSTRAINT release_nfos_pkey PRIMARY KEY (release_id);
 
 
 --
@@ -5210,10 +5628,31 @@ ALTER TABLE ONLY voyager.web_sessions
 
 
 --
+-- Name: file_hashes_hash_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX file_hashes_hash_idx ON voyager.file_hashes USING btree (md5_16k, size);
+
+
+--
+-- Name: file_hashes_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX file_hashes_release_idx ON voyager.file_hashes USING btree (release_id) WHERE (release_id IS NOT NULL);
+
+
+--
 -- Name: group_leases_free_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
 CREATE INDEX group_leases_free_idx ON voyager.group_leases USING btree (lane, released_at NULLS FIRST);
+
+
+--
+-- Name: par2_files_hash_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX par2_files_hash_idx ON voyager.par2_files USING btree (md5_16k, size);
 
 
 --
@@ -5224,10 +5663,45 @@ CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases USING btre
 
 
 --
+-- Name: probe_cache_bad_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_cache_bad_idx ON voyager.probe_cache USING btree (kind, status) WHERE (status > 0);
+
+
+--
+-- Name: probe_cache_probed_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_cache_probed_idx ON voyager.probe_cache USING brin (probed_at);
+
+
+--
+-- Name: probe_candidates_message_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_candidates_message_idx ON voyager.probe_candidates USING btree (message_id);
+
+
+--
 -- Name: probe_candidates_open_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
-CREATE INDEX probe_candidates_open_idx ON voyager.probe_candidates USING btree (release_id) WHERE (probed_at IS NULL);
+CREATE INDEX probe_candidates_open_idx ON voyager.probe_candidates USING btree (rank, release_id, pending_key) WHERE (probed_at IS NULL);
+
+
+--
+-- Name: probe_candidates_pending_kind_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE UNIQUE INDEX probe_candidates_pending_kind_idx ON voyager.probe_candidates USING btree (pending_key, kind) WHERE (pending_key IS NOT NULL);
+
+
+--
+-- Name: probe_candidates_release_kind_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE UNIQUE INDEX probe_candidates_release_kind_idx ON voyager.probe_candidates USING btree (release_id, kind);
 
 
 --
@@ -5370,6 +5844,20 @@ CREATE OR REPLACE VIEW voyager.status_groups AS
      LEFT JOIN voyager.ranges r ON ((r.group_id = g.id)))
   GROUP BY g.id
   ORDER BY g.priority;
+
+
+--
+-- Name: pending_releases pending_probe_candidates_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER pending_probe_candidates_insert AFTER INSERT ON voyager.pending_releases REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION voyager.pending_probe_candidates();
+
+
+--
+-- Name: pending_releases pending_probe_candidates_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER pending_probe_candidates_update AFTER UPDATE ON voyager.pending_releases REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION voyager.pending_probe_candidates();
 
 
 --
