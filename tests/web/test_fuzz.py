@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web.util import call
+from tests.web.util import call, sign_in
 
 pytestmark = pytest.mark.slow
 
@@ -74,8 +74,10 @@ def test_raw_query_strings(fuzz_app, keys, raw):
 
 @pytest.fixture(scope="module")
 def session(fuzz_app, keys):
-    resp = call(fuzz_app, "/login", "post", data={"name": "root", "apikey": keys["root"]})
-    return {"Cookie": f"voyager_session={resp.cookies.get('voyager_session')}"}
+    headers = sign_in(fuzz_app, "root", keys["root"])
+    # signed in for real: a failed sign-in would make every page a 303, and pass
+    assert call(fuzz_app, "/account", headers=headers).status == 200
+    return headers
 
 
 PAGE_FIELDS = ["q", "cat", "group", "minsize", "maxsize", "maxage", "complete", "passworded", "judged", "poster", "page"]

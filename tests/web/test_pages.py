@@ -10,17 +10,9 @@ import psycopg
 import pytest
 
 from tests.web.catalog import INCOMPLETE, RELEASES
-from tests.web.util import call
+from tests.web.util import call, post_login, sign_in
 
 EVIL = 'Evil<script>alert(1)</script>&"Quotes"\'Apos'
-
-
-def sign_in(app, name: str, key: str) -> dict:
-    resp = call(app, "/login", "post", data={"name": name, "apikey": key, "next": "/account"})
-    assert resp.status == 303 and resp.headers["location"] == "/account"
-    cookie = resp.cookies.get("voyager_session")
-    assert cookie and "httponly" in resp.headers["set-cookie"].lower()
-    return {"Cookie": f"voyager_session={cookie}"}
 
 
 @pytest.fixture(scope="module")
