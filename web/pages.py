@@ -115,6 +115,12 @@ def _hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
+def _same(given: str, token: str) -> bool:
+    """A form's token against ours, in constant time (as bytes: a str with
+    other than ASCII would raise)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
+
+
 def _csrf(token: str) -> str:
     return hmac.new(token.encode(), b"voyager-form", hashlib.sha256).hexdigest()[:32]
 
@@ -204,7 +210,7 @@ async def login(request: Request) -> HTTPResponse:
     name, key = fields["name"].strip(), fields["apikey"].strip()
     nxt = _safe_next(fields["next"])
     token = request.cookies.get(LOGIN_COOKIE) or ""
-    if not token or not valid_text(token) or not hmac.compare_digest(fields["csrf"], _csrf(token)):
+    if not token or not valid_text(token) or not _same(fields["csrf"], _csrf(token)):
         return _login_form(request, 403, nxt, "That form has expired; sign in again.")
     user, throttled = None, False
     if name and key and len(name) <= 64 and len(key) <= 64:
@@ -232,7 +238,7 @@ async def login(request: Request) -> HTTPResponse:
 @signed_in
 async def logout(request: Request) -> HTTPResponse:
     form = request.form or {}
-    if not hmac.compare_digest(form.get("csrf") or "", request.ctx.csrf):
+    if not _same(form.get("csrf") or "", request.ctx.csrf):
         return render(request, "error.html", status=403, message="That form has expired.")
     await request.ctx.conn.execute("DELETE FROM voyager.web_sessions WHERE token_hash = %s",
                                    (_hash(request.cookies.get(COOKIE)),))
