@@ -93,3 +93,23 @@ def test_a_database_with_plain_keys_upgrades_and_its_clients_keep_their_keys(adm
         assert feed(api(make_app(dsn), t="search", apikey=old["old1"])).limits["apimax"] == "10000"
     finally:
         drop_database(admin_dsn, name)
+
+
+def test_the_demo_keeps_its_first_key_in_its_home(web_dsn, tmp_path):
+    """The database holds only the key's hash: `voyager demo` keeps the key it
+    made in $VOYAGER_HOME and reprints it; without the file it makes a new one."""
+    from dataclasses import replace
+
+    from voyager.cli import demo_key
+    from voyager.config import Config
+
+    cfg = replace(Config.from_env(), home=tmp_path)
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        first = demo_key(cfg, conn)
+        assert demo_key(cfg, conn) == first
+        assert (tmp_path / "demo-api-key").stat().st_mode & 0o077 == 0
+        (tmp_path / "demo-api-key").unlink()
+        second = demo_key(cfg, conn)
+        assert second != first and demo_key(cfg, conn) == second
+        assert conn.execute("SELECT code, role FROM voyager.api_use(%s, 'none')", (second,)).fetchone() == (0, "admin")
+        assert conn.execute("SELECT code FROM voyager.api_use(%s, 'none')", (first,)).fetchone() == (100,)
