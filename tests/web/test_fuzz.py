@@ -115,7 +115,7 @@ def test_the_sign_in_form_never_fails(fuzz_app, fields):
 @given(segment=values)
 def test_path_segments(fuzz_app, session, segment):
     for prefix in ("/release/", "/nzb/", "/browse/group/", "/browse/category/"):
-        resp = call(fuzz_app, prefix + quote(segment, safe=""), headers=session)
+        resp = call(fuzz_app, prefix + quote(segment, safe="", errors="surrogatepass"), headers=session)
         _check_body(resp)
 
 
