@@ -114,7 +114,7 @@ def test_invalid_text_in_the_pages_fields(shared_app, keys, bad):
 
 # -- the search's settings through pgbouncer ----------------------------------------------
 
-def _held_releases(dsn: str, seconds: float) -> threading.Event:
+def _held_releases(dsn: str, seconds: float) -> threading.Thread:
     """The release texts locked for `seconds` by another connection: a search by words waits (the key check reads none)."""
     held = threading.Event()
 
@@ -123,9 +123,10 @@ def _held_releases(dsn: str, seconds: float) -> threading.Event:
             c.execute("LOCK TABLE voyager.release_texts IN ACCESS EXCLUSIVE MODE")
             held.set()
             time.sleep(seconds)
-    threading.Thread(target=hold, daemon=True).start()
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
     assert held.wait(10)
-    return held
+    return holder
 
 
 @pytest.mark.parametrize("through", ["pgbouncer", "direct"])
@@ -145,7 +146,7 @@ def test_a_search_has_its_statement_timeout_and_no_jit(through, request, web_dsn
     assert plans and all("JIT:" not in p and "jit = 'off'" in p for p in plans), plans[:1]
 
     # a search that would wait on a lock for 6 s is cancelled at its timeout
-    _held_releases(web_dsn, 6)
+    holder = _held_releases(web_dsn, 6)
     started = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="voyager.web.api"):
         resp = api(app, t="search", q="harbor", minsize="2", apikey=keys["alice"], r=keys["alice"])  # not cached
@@ -153,6 +154,7 @@ def test_a_search_has_its_statement_timeout_and_no_jit(through, request, web_dsn
     assert time.monotonic() - started < 4
     logged = " ".join(r.getMessage() for r in caplog.records)
     assert "timed out" in logged and "harbor" in logged and keys["alice"] not in logged
+    holder.join()                     # its lock let go before the clone is dropped
 
 
 # -- keys ------------------------------------------------------------------------------------
