@@ -175,13 +175,16 @@ def _prewarm(dsn: str) -> dict:
 
 
 def _bench_keys(dsn: str, n: int) -> list[str]:
-    """A user per client (admin: no quota), as a busy indexer's clients are."""
+    """A user per client (admin: no quota), as a busy indexer's clients are;
+    the keys kept as they are made (a stored key is only its hash: a user of
+    an earlier run gets a new key)."""
+    from voyager.cli.users import add, new_key
+
     keys = []
     with psycopg.connect(dsn, autocommit=True) as conn:
         for i in range(1, n + 1):
-            row = conn.execute("SELECT api_key FROM voyager.users WHERE name = %s", (f"bench{i}",)).fetchone()
-            keys.append(row[0] if row else
-                        conn.execute("SELECT voyager.add_user(%s, 'admin')", (f"bench{i}",)).fetchone()[0])
+            row = conn.execute("SELECT id FROM voyager.users WHERE name = %s", (f"bench{i}",)).fetchone()
+            keys.append(new_key(conn, row[0]) if row else add(conn, f"bench{i}", "admin"))
     return keys
 
 

@@ -187,12 +187,14 @@ END $$;
 --
 
 CREATE FUNCTION voyager.add_user(p_name text, p_role text DEFAULT 'user'::text) RETURNS text
-    LANGUAGE sql
+    LANGUAGE plpgsql
     AS $$
-    INSERT INTO voyager.users (name, role, api_key)
-    VALUES (p_name, p_role, left(encode(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea), 'hex'), 32))
-    RETURNING api_key
-$$;
+DECLARE
+    v_key text := voyager.new_api_key();
+BEGIN
+    INSERT INTO voyager.users (name, role, api_key_hash) VALUES (p_name, p_role, voyager.api_key_hash(v_key));
+    RETURN v_key;
+END $$;
 
 
 SET default_tablespace = '';
@@ -269,67 +271,26 @@ END $$;
 
 
 --
+-- Name: api_key_hash(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.api_key_hash(p_key text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+    SELECT sha256(convert_to(lower(p_key), 'UTF8'))
+$$;
+
+
+--
 -- Name: api_use(text, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
 CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
-    LANGUAGE plpgsql ROWS 1
+    LANGUAGE sql ROWS 1
     AS $$
-#variable_conflict use_column
-DECLARE
-    u record;
-    v_day date := (now() AT TIME ZONE 'UTC')::date;
-    v_requests integer;
-    v_downloads integer;
-    v_code integer := 0;
-BEGIN
-    IF p_kind NOT IN ('request', 'download', 'none') THEN
-        RAISE EXCEPTION 'api_use: unknown kind %', p_kind USING ERRCODE = '22023';
-    END IF;
-    SELECT us.id, us.name, us.role, us.suspended, r.admin,
-           coalesce(us.requests_per_day, r.requests_per_day) AS rmax,
-           coalesce(us.downloads_per_day, r.downloads_per_day) AS dmax
-      INTO u
-      FROM voyager.users us JOIN voyager.roles r ON r.name = us.role
-     WHERE us.api_key = p_key;
-    IF NOT FOUND THEN
-        RETURN QUERY SELECT 100, NULL::integer, NULL::text, NULL::text, false, 0, 0, 0, 0, 0::bigint;
-        RETURN;
-    END IF;
-    IF u.suspended THEN
-        v_code := 101;
-    ELSIF p_kind = 'download' AND NOT EXISTS (SELECT 1 FROM voyager.releases WHERE id = p_release_id) THEN
-        v_code := 300;
-    ELSIF p_kind <> 'none' THEN
-        -- a lost counter on a crash is fine; a flush per API request is not
-        PERFORM set_config('synchronous_commit', 'off', true);
-        IF (p_kind = 'request' AND u.rmax = 0) OR (p_kind = 'download' AND u.dmax = 0) THEN
-            v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
-        ELSE
-            INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
-            VALUES (u.id, v_day, (p_kind = 'request')::integer, (p_kind = 'download')::integer)
-                ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
-               SET requests = x.requests + (p_kind = 'request')::integer,
-                   downloads = x.downloads + (p_kind = 'download')::integer
-             WHERE (p_kind = 'request' AND (u.rmax IS NULL OR x.requests < u.rmax))
-                OR (p_kind = 'download' AND (u.dmax IS NULL OR x.downloads < u.dmax))
-            RETURNING x.requests, x.downloads INTO v_requests, v_downloads;
-            IF NOT FOUND THEN
-                v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
-            ELSIF p_kind = 'download' THEN
-                INSERT INTO voyager.release_grabs AS g (release_id, grabs) VALUES (p_release_id, 1)
-                    ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE SET grabs = g.grabs + 1, last_grab_at = now();
-            END IF;
-        END IF;
-    END IF;
-    IF v_requests IS NULL THEN
-        SELECT d.requests, d.downloads INTO v_requests, v_downloads
-          FROM voyager.user_days d WHERE d.user_id = u.id AND d.day = v_day;
-    END IF;
-    RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, coalesce(v_requests, 0), u.rmax,
-                        coalesce(v_downloads, 0), u.dmax,
-                        CASE WHEN p_kind = 'request' THEN voyager.catalog_state() END;
-END $$;
+    SELECT * FROM voyager.user_use(
+        (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id)
+$$;
 
 
 --
@@ -1767,6 +1728,17 @@ BEGIN
     GET DIAGNOSTICS v_n = ROW_COUNT;
     RETURN v_n;
 END $$;
+
+
+--
+-- Name: new_api_key(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.new_api_key() RETURNS text
+    LANGUAGE sql
+    AS $$
+    SELECT left(encode(sha256((gen_random_uuid()::text || gen_random_uuid()::text)::bytea), 'hex'), 32)
+$$;
 
 
 --
@@ -3459,6 +3431,37 @@ END $$;
 
 
 --
+-- Name: sign_in(text, text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.sign_in(p_name text, p_key text, p_address text) RETURNS TABLE(user_id integer, throttled boolean)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_window interval := make_interval(mins => voyager.setting_int('sign_in_minutes')::integer);
+    v_max integer := voyager.setting_int('sign_in_failures');
+    v_user integer;
+BEGIN
+    IF EXISTS (SELECT 1 FROM voyager.sign_in_failures f
+                WHERE f.address = p_address AND f.since > now() - v_window AND f.failures >= v_max) THEN
+        RETURN QUERY SELECT NULL::integer, true;
+        RETURN;
+    END IF;
+    SELECT us.id INTO v_user FROM voyager.users us
+     WHERE us.api_key_hash = voyager.api_key_hash(p_key) AND us.name = p_name AND NOT us.suspended;
+    IF v_user IS NULL THEN
+        INSERT INTO voyager.sign_in_failures AS f (address) VALUES (p_address)
+            ON CONFLICT (address) DO UPDATE
+           SET failures = CASE WHEN f.since > now() - v_window THEN f.failures + 1 ELSE 1 END,
+               since = CASE WHEN f.since > now() - v_window THEN f.since ELSE now() END;
+    END IF;
+    DELETE FROM voyager.sign_in_failures f WHERE f.since < now() - v_window;
+    RETURN QUERY SELECT v_user, false;
+END $$;
+
+
+--
 -- Name: snapshot(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -3967,6 +3970,70 @@ CREATE FUNCTION voyager.tail_started(p_group integer) RETURNS boolean
                       AND (gl.token IS NOT NULL OR gl.snapshot_article IS NOT NULL))
         OR EXISTS (SELECT 1 FROM voyager.ranges r WHERE r.group_id = p_group AND r.lane = 'tail')
 $$;
+
+
+--
+-- Name: user_use(integer, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+    LANGUAGE plpgsql ROWS 1
+    AS $$
+#variable_conflict use_column
+DECLARE
+    u record;
+    v_day date := (now() AT TIME ZONE 'UTC')::date;
+    v_requests integer;
+    v_downloads integer;
+    v_code integer := 0;
+BEGIN
+    IF p_kind NOT IN ('request', 'download', 'none') THEN
+        RAISE EXCEPTION 'user_use: unknown kind %', p_kind USING ERRCODE = '22023';
+    END IF;
+    SELECT us.id, us.name, us.role, us.suspended, r.admin,
+           coalesce(us.requests_per_day, r.requests_per_day) AS rmax,
+           coalesce(us.downloads_per_day, r.downloads_per_day) AS dmax
+      INTO u
+      FROM voyager.users us JOIN voyager.roles r ON r.name = us.role
+     WHERE us.id = p_user_id;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 100, NULL::integer, NULL::text, NULL::text, false, 0, 0, 0, 0, 0::bigint;
+        RETURN;
+    END IF;
+    IF u.suspended THEN
+        v_code := 101;
+    ELSIF p_kind = 'download' AND NOT EXISTS (SELECT 1 FROM voyager.releases WHERE id = p_release_id) THEN
+        v_code := 300;
+    ELSIF p_kind <> 'none' THEN
+        -- a lost counter on a crash is fine; a flush per API request is not
+        PERFORM set_config('synchronous_commit', 'off', true);
+        IF (p_kind = 'request' AND u.rmax = 0) OR (p_kind = 'download' AND u.dmax = 0) THEN
+            v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+        ELSE
+            INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
+            VALUES (u.id, v_day, (p_kind = 'request')::integer, (p_kind = 'download')::integer)
+                ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
+               SET requests = x.requests + (p_kind = 'request')::integer,
+                   downloads = x.downloads + (p_kind = 'download')::integer
+             WHERE (p_kind = 'request' AND (u.rmax IS NULL OR x.requests < u.rmax))
+                OR (p_kind = 'download' AND (u.dmax IS NULL OR x.downloads < u.dmax))
+            RETURNING x.requests, x.downloads INTO v_requests, v_downloads;
+            IF NOT FOUND THEN
+                v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+            ELSIF p_kind = 'download' THEN
+                INSERT INTO voyager.release_grabs AS g (release_id, grabs) VALUES (p_release_id, 1)
+                    ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE SET grabs = g.grabs + 1, last_grab_at = now();
+            END IF;
+        END IF;
+    END IF;
+    IF v_requests IS NULL THEN
+        SELECT d.requests, d.downloads INTO v_requests, v_downloads
+          FROM voyager.user_days d WHERE d.user_id = u.id AND d.day = v_day;
+    END IF;
+    RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, coalesce(v_requests, 0), u.rmax,
+                        coalesce(v_downloads, 0), u.dmax,
+                        CASE WHEN p_kind = 'request' THEN voyager.catalog_state() END;
+END $$;
 
 
 --
@@ -4699,6 +4766,18 @@ CREATE TABLE voyager.settings (
 
 
 --
+-- Name: sign_in_failures; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.sign_in_failures (
+    address text NOT NULL,
+    since timestamp with time zone DEFAULT now() NOT NULL,
+    failures integer DEFAULT 1 NOT NULL,
+    CONSTRAINT sign_in_failures_failures_check CHECK ((failures > 0))
+);
+
+
+--
 -- Name: snapshots; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -5193,8 +5272,10 @@ CREATE TABLE voyager.users (
     suspended boolean DEFAULT false NOT NULL,
     role text DEFAULT 'user'::text NOT NULL,
     name text NOT NULL,
-    api_key text NOT NULL,
-    CONSTRAINT users_api_key_check CHECK ((api_key ~ '^[0-9a-f]{32}$'::text)),
+    api_key text,
+    api_key_hash bytea NOT NULL,
+    CONSTRAINT users_api_key_check CHECK ((api_key IS NULL)),
+    CONSTRAINT users_api_key_hash_check CHECK ((octet_length(api_key_hash) = 32)),
     CONSTRAINT users_downloads_per_day_check CHECK ((downloads_per_day >= 0)),
     CONSTRAINT users_name_check CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$'::text)),
     CONSTRAINT users_requests_per_day_check CHECK ((requests_per_day >= 0))
@@ -5572,6 +5653,14 @@ ALTER TABLE ONLY voyager.settings
 
 
 --
+-- Name: sign_in_failures sign_in_failures_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.sign_in_failures
+    ADD CONSTRAINT sign_in_failures_pkey PRIMARY KEY (address);
+
+
+--
 -- Name: snapshots snapshots_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -5596,11 +5685,11 @@ ALTER TABLE ONLY voyager.user_days
 
 
 --
--- Name: users users_api_key_key; Type: CONSTRAINT; Schema: voyager; Owner: -
+-- Name: users users_api_key_hash_key; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
 ALTER TABLE ONLY voyager.users
-    ADD CONSTRAINT users_api_key_key UNIQUE (api_key);
+    ADD CONSTRAINT users_api_key_hash_key UNIQUE (api_key_hash);
 
 
 --

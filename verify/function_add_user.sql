@@ -1,2 +1,3 @@
 -- Verify voyager:function_add_user on pg
-SELECT 'voyager.add_user(text, text)'::regprocedure;
+SELECT 1/count(*) FROM pg_proc WHERE oid = 'voyager.add_user(text, text)'::regprocedure
+   AND prosrc LIKE '%api_key_hash(v_key)%';

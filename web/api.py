@@ -12,13 +12,14 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import psycopg
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, raw
 
 from . import feeds, search
+from .app import settings_for
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
 from .nzbs import CHUNK_SQL, nzb_bytes
@@ -44,6 +45,9 @@ JSON = "application/json; charset=utf-8"
 # stand-ins in a cached document for what differs per user (random: no release
 # name can hold them)
 KEY_MARK = secrets.token_hex(16)
+# an offset past any catalog reads the same empty page with its total; the
+# search adds the limit to it in 32 bits
+OFFSET_PAST_ANY = 2**30
 LIMITS_MARK = f"<!--{secrets.token_hex(16)}-->"
 
 
@@ -83,12 +87,43 @@ class ApiError(Exception):
         self.code, self.detail = code, detail
 
 
-def _params(request: Request) -> dict[str, str]:
-    out: dict[str, str] = {}
+# text neither PostgreSQL nor XML 1.0 can hold: NUL and the other C0 controls
+# but tab and line ends, lone surrogates, the non-characters U+FFFE/U+FFFF
+BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+HIDDEN = {"apikey", "r"}                     # never logged
+
+
+def valid_text(v: str) -> bool:
+    return BAD_TEXT.search(v) is None
+
+
+class Params(dict):
+    """A request's parameters by lower-cased name, and the names whose value is
+    no valid text (`bad`): the one place parameters are read and checked."""
+    bad: list[str]
+
+
+def _params(request: Request) -> Params:
+    out = Params()
+    out.bad = []
     for k, values in request.get_args(keep_blank_values=True).items():
         k = k.lower()
+        if not valid_text(k):
+            continue                             # no parameter of ours
+        if not all(valid_text(v) for v in values):
+            out.bad.append(k)
+            continue
         out[k] = ",".join(values) if k in MULTI else values[0]
     return out
+
+
+def loggable(request: Request) -> str:
+    """The query string for a log line: the key (and `r`) left out."""
+    try:
+        args = request.get_args(keep_blank_values=True)
+        return urlencode([(k, v) for k, vs in args.items() if k.lower() not in HIDDEN for v in vs])[:300]
+    except Exception:
+        return "(unreadable)"
 
 
 def _int(p: dict, name: str, lo: int = 0, hi: int = 2**31 - 1) -> int | None:
@@ -146,8 +181,9 @@ def _common(p: dict, cfg) -> Ask:
     return Ask(fmt, limit, offset, wanted)
 
 
-def search_query(t: str, p: dict, cats: feeds.Categories) -> search.Query:
-    """The Query of a search function's parameters (ApiError 201 when wrong)."""
+def search_query(t: str, p: dict, cats: feeds.Categories, admin: bool = False) -> search.Query:
+    """The Query of a search function's parameters (ApiError 201 when wrong;
+    `judged=1` is an admin's)."""
     q = p.get("q", "")
     if len(q) > 1000:
         raise ApiError(201, "q")
@@ -192,10 +228,13 @@ def search_query(t: str, p: dict, cats: feeds.Categories) -> search.Query:
                 raise ApiError(201, name)
             media_ids.append((kind, str(int(m.group(1) if name == "imdbid" else m.group(0)))))
     minsize, maxsize = _int(p, "minsize", hi=2**62), _int(p, "maxsize", hi=2**62)
+    judged = _flag(p, "judged")
+    if judged and not admin:
+        raise ApiError(201, "judged: an admin's")
     return search.Query(
         words=words, excluded=excluded, cats=cats.expand(cat_ids), maxage_days=_int(p, "maxage", hi=100_000),
         minsize=minsize, maxsize=maxsize, groups=groups, poster=poster, episode=episode,
-        media_ids=tuple(sorted(media_ids)), judged=_flag(p, "judged"))
+        media_ids=tuple(sorted(media_ids)), judged=judged)
 
 
 def _site(request: Request, apikey: str | None) -> Site:
@@ -218,6 +257,8 @@ async def api(request: Request) -> HTTPResponse:
         return _error(201, "xml", "query")
     fmt = "json" if p.get("o", "").strip().lower() == "json" else "xml"
     t = p.get("t", "").strip().lower()
+    if "t" in p.bad:
+        return _error(202, fmt)
     if not t:
         return _error(200, fmt, "t")
     if t in NOT_OFFERED:
@@ -229,7 +270,7 @@ async def api(request: Request) -> HTTPResponse:
         if t == "caps":
             return await _caps(request, fmt)
         key = p.get("apikey", "").strip()
-        if not key or len(key) > 64:
+        if not key or len(key) > 64 or "apikey" in p.bad:
             return _error(100, fmt)
         async with ctx.pool.connection() as conn:
             if t == "get":
@@ -238,11 +279,13 @@ async def api(request: Request) -> HTTPResponse:
             user = dict(zip([c.name for c in cur.description], await cur.fetchone()))
             if user["code"]:
                 return _error(user["code"], fmt)
+            if p.bad:
+                raise ApiError(201, p.bad[0])
             limits = Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
             ask = _common(p, ctx.web)
             site = _site(request, key)
             if t in SEARCHES:
-                q = search_query(t, p, ctx.cats)
+                q = search_query(t, p, ctx.cats, admin=user["admin"])
                 return await _search(request, conn, q, ask, site, limits, user["catalog_state"], key)
             release_id = await _release_id(conn, p)
             if t == "details":
@@ -253,13 +296,13 @@ async def api(request: Request) -> HTTPResponse:
     except ApiError as e:
         return _error(e.code, fmt, e.detail)
     except psycopg.errors.QueryCanceled:
-        log.warning("api: a statement timed out: %s", request.query_string[:300])
+        log.warning("api: a statement timed out: %s", loggable(request))
         return _error(900, fmt, "timed out")
     except psycopg.Error:
         log.exception("api: database error")
         return _error(900, fmt)
     except Exception:                                    # the contract: errors are documents, never a 500
-        log.exception("api: unexpected error on %s", request.query_string[:300])
+        log.exception("api: unexpected error on %s", loggable(request))
         return _error(900, fmt)
 
 
@@ -270,8 +313,9 @@ async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site,
     ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
-        total, rows = await search.run(conn, q, ask.limit, ask.offset, state=state,
-                                       totals=ctx.totals if cached else None)
+        async with settings_for(conn, ctx.web):
+            total, rows = await search.run(conn, q, ask.limit, min(ask.offset, OFFSET_PAST_ANY), state=state,
+                                           totals=ctx.totals if cached else None)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":
@@ -365,6 +409,10 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
     """The key, the release and the day's downloads in one call (100, 101, 300,
     501 in that order; the download and the grab counted), then the chunk."""
     ctx = request.app.ctx
+    if p.bad:
+        # the key's own error first, then the parameter's; nothing counted
+        cur = await conn.execute("SELECT code FROM voyager.api_use(%s, 'none')", (key,))
+        return _error((await cur.fetchone())[0] or 201, fmt, p.bad[0])
     v = (p.get("id") or p.get("guid") or "").strip()
     if GUID.match(v):
         sql, arg = GET_BY_GUID, bytes.fromhex(v)

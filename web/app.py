@@ -4,6 +4,7 @@ starts and closed after it stops."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 
@@ -66,11 +67,9 @@ def create_app(config: WebConfig | None = None) -> Sanic:
         keep_heap_pad()                 # in each worker process
         kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None}
         if config.prepare:
-            # direct connections (pgbouncer refuses startup options): a runaway
-            # search is cancelled, no parallel workers on a busy server, and no
-            # JIT (a compile costs a hundred times what these statements do)
-            kwargs["options"] = (f"-c statement_timeout={config.statement_timeout_ms} "
-                                 "-c max_parallel_workers_per_gather=0 -c work_mem=16MB -c jit=off")
+            # direct connections: the settings for the session (pgbouncer
+            # refuses startup options; there `settings_for` sets them per transaction)
+            kwargs["options"] = " ".join(f"-c {k}={v}" for k, v in config.statement_settings().items())
         app.ctx.pool = AsyncConnectionPool(config.dsn, min_size=min(2, config.pool_size),
                                            max_size=config.pool_size, open=False, kwargs=kwargs)
         await app.ctx.pool.open(wait=True, timeout=30)
@@ -85,6 +84,22 @@ def create_app(config: WebConfig | None = None) -> Sanic:
         await app.ctx.pool.close()
 
     return app
+
+
+@contextlib.asynccontextmanager
+async def settings_for(conn, config: WebConfig):
+    """The statements inside run under `config.statement_settings()`: a direct
+    connection has them for its session; through pgbouncer (no prepared
+    statements, a server connection shared between clients) they are set for
+    one transaction, as SET LOCAL does, and end with it."""
+    if config.prepare:
+        yield
+        return
+    settings = config.statement_settings()
+    async with conn.transaction():
+        await conn.execute("SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(settings)),
+                           [x for kv in settings.items() for x in kv])
+        yield
 
 
 async def refresh(app: Sanic) -> None:

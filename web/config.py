@@ -19,13 +19,21 @@ class WebConfig:
     base_url: str | None = None        # VOYAGER_WEB_URL: absolute links in feeds; else the request's host
     title: str = "Voyager"
     pool_size: int = 3                 # VOYAGER_WEB_POOL: connections per worker process (voyager web: 3 a core)
-    prepare: bool = True               # server-side prepared statements (off through pgbouncer)
+    prepare: bool = True               # VOYAGER_WEB_PREPARE=0 through pgbouncer: no prepared statements, and
+                                       # the statements' settings per transaction (a server connection is shared)
     count_cache: bool = True           # VOYAGER_WEB_COUNT_CACHE=0: every total counted afresh
     statement_timeout_ms: int = 15000
     session_days: int = 30
     secure_cookies: bool = False       # VOYAGER_WEB_SECURE_COOKIES=1 behind TLS
     limit_default: int = 100
     limit_max: int = 100
+
+    def statement_settings(self) -> dict[str, str]:
+        """What the web's statements run under: a runaway search is cancelled,
+        no parallel workers on a busy server, and no JIT (a compile costs a
+        hundred times what these statements do)."""
+        return {"statement_timeout": str(self.statement_timeout_ms), "max_parallel_workers_per_gather": "0",
+                "work_mem": "16MB", "jit": "off"}
 
     @classmethod
     def from_env(cls, **overrides) -> "WebConfig":

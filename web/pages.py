@@ -2,7 +2,10 @@
 
 Every page but the sign-in needs a session: a random cookie whose SHA-256 is
 a row of voyager.web_sessions. Users sign in with their name and API key
-(`voyager users add NAME` prints it).
+(`voyager users add NAME` prints it) through voyager.sign_in, which limits an
+address's failures; the sign-in form carries a token tied to a cookie of its
+own, so no other site can post it. The status page and judged releases are an
+admin's.
 """
 from __future__ import annotations
 
@@ -22,13 +25,15 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, html, redirect
 
 from . import search
-from .api import ApiError, _group, nzb_response
+from .api import ApiError, _group, nzb_response, valid_text
+from .app import settings_for
 from .names import name_info
 from .nzbs import file_list, release_chunk
 
 log = logging.getLogger("voyager.web.pages")
 bp = Blueprint("pages")
 COOKIE = "voyager_session"
+LOGIN_COOKIE = "voyager_login"               # the sign-in form's token is tied to it
 PAGE = 50
 KINDS = {1: "name", 2: "file", 3: "nfo", 4: "par2", 5: "media", 6: "album member"}
 PASSWORD = {0: "none known", 1: "passworded", 2: "maybe passworded"}
@@ -110,6 +115,12 @@ def _hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
+def _same(given: str, token: str) -> bool:
+    """A form's token against ours, in constant time (as bytes: a str with
+    other than ASCII would raise)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
+
+
 def _csrf(token: str) -> str:
     return hmac.new(token.encode(), b"voyager-form", hashlib.sha256).hexdigest()[:32]
 
@@ -119,7 +130,7 @@ async def _session_user(request: Request, conn) -> dict | None:
     if not token or len(token) > 100:
         return None
     cur = await conn.execute(
-        """SELECT u.id, u.name, u.role, u.api_key, u.suspended, r.admin,
+        """SELECT u.id, u.name, u.role, u.suspended, r.admin,
                   coalesce(u.requests_per_day, r.requests_per_day) AS requests_max,
                   coalesce(u.downloads_per_day, r.downloads_per_day) AS downloads_max
              FROM voyager.web_sessions s JOIN voyager.users u ON u.id = s.user_id
@@ -163,35 +174,62 @@ def _safe_next(nxt: str | None) -> str:
     return nxt
 
 
+def _login_form(request: Request, status: int = 200, nxt: str = "/", error: str | None = None) -> HTTPResponse:
+    """The sign-in form with its token: the browser's sign-in cookie (made
+    when it has none) and, in the form, that cookie's HMAC."""
+    token = request.cookies.get(LOGIN_COOKIE) or ""
+    fresh = not (20 <= len(token) <= 100 and valid_text(token))
+    if fresh:
+        token = secrets.token_urlsafe(32)
+    resp = render(request, "login.html", status=status, next=nxt, error=error, login_csrf=_csrf(token))
+    if fresh:
+        resp.add_cookie(LOGIN_COOKIE, token, httponly=True, samesite="Strict",
+                        secure=request.app.ctx.web.secure_cookies, max_age=86400, path="/login")
+    return resp
+
+
+def _address(request: Request) -> str:
+    return (request.remote_addr or request.ip or "unknown")[:100]
+
+
 @bp.get("/login")
 async def login_form(request: Request) -> HTTPResponse:
-    return render(request, "login.html", next=_safe_next(request.args.get("next")), error=None)
+    nxt = request.args.get("next")
+    return _login_form(request, nxt=_safe_next(nxt if nxt and valid_text(nxt) else None))
 
 
 @bp.post("/login")
 async def login(request: Request) -> HTTPResponse:
-    form = request.form or {}
-    name = (form.get("name") or "").strip()
-    key = (form.get("apikey") or "").strip()
-    nxt = _safe_next(form.get("next"))
-    user = None
+    try:
+        form = request.form or {}
+    except Exception:                                    # a body that is no form
+        form = {}
+    fields = {k: (form.get(k) or "") for k in ("name", "apikey", "next", "csrf")}
+    if not all(valid_text(v) for v in fields.values()):
+        return _login_form(request, 400, error="The form held characters no name or key has.")
+    name, key = fields["name"].strip(), fields["apikey"].strip()
+    nxt = _safe_next(fields["next"])
+    token = request.cookies.get(LOGIN_COOKIE) or ""
+    if not token or not valid_text(token) or not _same(fields["csrf"], _csrf(token)):
+        return _login_form(request, 403, nxt, "That form has expired; sign in again.")
+    user, throttled = None, False
     if name and key and len(name) <= 64 and len(key) <= 64:
         async with request.app.ctx.pool.connection() as conn:
-            cur = await conn.execute("SELECT id, api_key FROM voyager.users WHERE name = %s AND NOT suspended",
-                                     (name,))
-            row = await cur.fetchone()
-            if row is not None and hmac.compare_digest(row[1].encode(), key.lower().encode()):
-                user = row[0]
-                token = secrets.token_urlsafe(32)
+            cur = await conn.execute("SELECT * FROM voyager.sign_in(%s, %s, %s)", (name, key, _address(request)))
+            user, throttled = await cur.fetchone()
+            if user is not None:
+                session = secrets.token_urlsafe(32)
                 await conn.execute(
                     """INSERT INTO voyager.web_sessions (token_hash, user_id, expires_at)
                        VALUES (%s, %s, now() + make_interval(days => %s))""",
-                    (_hash(token), user, request.app.ctx.web.session_days))
+                    (_hash(session), user, request.app.ctx.web.session_days))
                 await conn.execute("DELETE FROM voyager.web_sessions WHERE expires_at < now()")
+    if throttled:
+        return _login_form(request, 429, nxt, "Too many failed sign-ins from your address; try again later.")
     if user is None:
-        return render(request, "login.html", status=401, next=nxt, error="Unknown name or API key.")
+        return _login_form(request, 401, nxt, "Unknown name or API key.")
     resp = redirect(nxt, status=303, headers=_headers())
-    resp.add_cookie(COOKIE, token, httponly=True, samesite="Lax", secure=request.app.ctx.web.secure_cookies,
+    resp.add_cookie(COOKIE, session, httponly=True, samesite="Lax", secure=request.app.ctx.web.secure_cookies,
                     max_age=request.app.ctx.web.session_days * 86400, path="/")
     return resp
 
@@ -200,7 +238,7 @@ async def login(request: Request) -> HTTPResponse:
 @signed_in
 async def logout(request: Request) -> HTTPResponse:
     form = request.form or {}
-    if not hmac.compare_digest(form.get("csrf") or "", request.ctx.csrf):
+    if not _same(form.get("csrf") or "", request.ctx.csrf):
         return render(request, "error.html", status=403, message="That form has expired.")
     await request.ctx.conn.execute("DELETE FROM voyager.web_sessions WHERE token_hash = %s",
                                    (_hash(request.cookies.get(COOKIE)),))
@@ -235,6 +273,13 @@ def web_query(request: Request, **fixed) -> tuple[search.Query, dict, list[str]]
     form = {k: (args.get(k) or "").strip()[:1000] for k in
             ("q", "cat", "group", "minsize", "maxsize", "maxage", "complete", "passworded", "judged", "poster")}
     problems = []
+    for k, v in form.items():
+        if not valid_text(v):
+            problems.append(f"{k}: not valid text")
+            form[k] = ""
+    if form["judged"] and not request.ctx.user["admin"]:
+        problems.append("judged releases are an admin's")
+        form["judged"] = ""
     words, excluded = search.split_words(form["q"])
     if len(words) + len(excluded) > search.MAX_WORDS:
         problems.append("too many words")
@@ -253,13 +298,13 @@ def web_query(request: Request, **fixed) -> tuple[search.Query, dict, list[str]]
             groups = (_group(group),)
         except ApiError:
             problems.append("group: not a group name")
-    minsize, e1 = _form_int(args, "minsize", 1024 * 1024)
-    maxsize, e2 = _form_int(args, "maxsize", 1024 * 1024)
-    maxage, e3 = _form_int(args, "maxage", 1, 100_000)
+    minsize, e1 = _form_int(form, "minsize", 1024 * 1024)
+    maxsize, e2 = _form_int(form, "maxsize", 1024 * 1024)
+    maxage, e3 = _form_int(form, "maxage", 1, 100_000)
     problems += [e for e in (e1, e2, e3) if e]
     q = search.Query(words=words, excluded=excluded, cats=cats, maxage_days=maxage, minsize=minsize,
                      maxsize=maxsize, groups=groups, poster=form["poster"][:200] or None,
-                     complete=_tristate(args, "complete"), passworded=_tristate(args, "passworded"),
+                     complete=_tristate(form, "complete"), passworded=_tristate(form, "passworded"),
                      judged=form["judged"] == "1")
     return q, form, problems
 
@@ -267,10 +312,13 @@ def web_query(request: Request, **fixed) -> tuple[search.Query, dict, list[str]]
 async def _listing(request: Request, heading: str, template: str = "list.html", **fixed) -> HTTPResponse:
     ctx = request.app.ctx
     q, form, problems = web_query(request, **fixed)
-    page, _ = _form_int(request.args, "page", 1, 100_000)
+    page = request.args.get("page") or ""
+    page, _ = _form_int({"page": page if valid_text(page) else ""}, "page", 1, 100_000)
     page = max(page or 1, 1)
-    total, rows = await search.run(request.ctx.conn, q, PAGE, (page - 1) * PAGE, state=await _state(request),
-                                   totals=ctx.totals if ctx.web.count_cache else None)
+    state = await _state(request)
+    async with settings_for(request.ctx.conn, ctx.web):
+        total, rows = await search.run(request.ctx.conn, q, PAGE, (page - 1) * PAGE, state=state,
+                                       totals=ctx.totals if ctx.web.count_cache else None)
     keep = {k: v for k, v in form.items() if v}
     pages = {}
     if page > 1:
@@ -317,17 +365,18 @@ async def browse(request: Request) -> HTTPResponse:
     key = ("browse-counts",)
     counts = ctx.totals.get(key, state) if ctx.web.count_cache else None
     if counts is None:
-        cur = await request.ctx.conn.execute(
-            f"""SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{{}}') FROM
-                         (SELECT voyager.search_category(category) AS c, count(*) AS n FROM voyager.releases r
-                           WHERE {VISIBLE} GROUP BY 1) x),
-                      (SELECT coalesce(jsonb_agg(jsonb_build_array(g, n) ORDER BY g), '[]') FROM
-                         (SELECT g, sum(n) AS n FROM
-                            (SELECT group_set_id, count(*) AS n FROM voyager.releases r WHERE {VISIBLE} GROUP BY 1) y
-                            JOIN voyager.group_sets gs ON gs.id = y.group_set_id, unnest(gs.groups) g
-                           GROUP BY g) z),
-                      voyager.catalog_state()""")
-        by_cat, by_group, seen = await cur.fetchone()
+        async with settings_for(request.ctx.conn, ctx.web):
+            cur = await request.ctx.conn.execute(
+                f"""SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{{}}') FROM
+                             (SELECT voyager.search_category(category) AS c, count(*) AS n FROM voyager.releases r
+                               WHERE {VISIBLE} GROUP BY 1) x),
+                          (SELECT coalesce(jsonb_agg(jsonb_build_array(g, n) ORDER BY g), '[]') FROM
+                             (SELECT g, sum(n) AS n FROM
+                                (SELECT group_set_id, count(*) AS n FROM voyager.releases r WHERE {VISIBLE} GROUP BY 1) y
+                                JOIN voyager.group_sets gs ON gs.id = y.group_set_id, unnest(gs.groups) g
+                               GROUP BY g) z),
+                          voyager.catalog_state()""")
+            by_cat, by_group, seen = await cur.fetchone()
         counts = ({int(k): v for k, v in by_cat.items()}, by_group)
         ctx.totals.put(key, seen, counts)
     by_cat, by_group = counts
@@ -406,7 +455,7 @@ async def nzb_download(request: Request, guid: str) -> HTTPResponse:
     rel = await _release_by_guid(request, guid.lower())
     if rel is None:
         return render(request, "error.html", status=404, message="No such release.")
-    cur = await conn.execute("SELECT code FROM voyager.api_use(%s, 'download', %s)", (user["api_key"], rel["id"]))
+    cur = await conn.execute("SELECT code FROM voyager.user_use(%s, 'download', %s)", (user["id"], rel["id"]))
     (code,) = await cur.fetchone()
     if code == 501:
         return render(request, "error.html", status=429, message="Your NZB downloads for today are used up.")
@@ -440,6 +489,8 @@ async def status(request: Request) -> HTTPResponse:
     """The panels of `voyager status` (voyager.status.PANELS: the same views), and the web's own figures."""
     from voyager.status import PANELS
 
+    if not request.ctx.user["admin"]:
+        return render(request, "error.html", status=403, message="The status page is an admin's.")
     conn = request.ctx.conn
     panels = []
     for _key, title, view, one in PANELS:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 from urllib.request import urlopen
 
 import psycopg
+import psycopg.sql
 import pytest
 
 from tests.conftest import create_database, drop_database
@@ -133,3 +135,68 @@ def live(shared_dsn):
     server = start_server(shared_dsn)
     yield server
     stop_server(server.proc)
+
+
+def dbname_of(dsn: str) -> str:
+    from psycopg.conninfo import conninfo_to_dict
+
+    return conninfo_to_dict(dsn)["dbname"]
+
+
+@pytest.fixture
+def pooled_dsn(pg_server, web_dsn):
+    """The clone through the project's pgbouncer (transaction pooling), as
+    `voyager db up` runs it: what VOYAGER_WEB_PREPARE=0 is for."""
+    from voyager.cluster import Bouncer
+
+    _admin, cluster = pg_server
+    if cluster is None:
+        pytest.skip("pgbouncer is started with the project's own cluster")
+    dbname = dbname_of(web_dsn)
+    bouncer = Bouncer(workdir=cluster.datadir.parent / f"bouncer-{dbname}", port=free_port(), pg_host=cluster.host,
+                      pg_port=cluster.port, database=dbname, user=cluster.user)
+    bouncer.start()
+    try:
+        yield f"postgresql://{cluster.user}@127.0.0.1:{bouncer.port}/{dbname}"
+    finally:
+        bouncer.stop()
+
+
+class ServerLog:
+    """The test cluster's log from a point on: its entries for one database
+    (log_line_prefix '%m [%p] %d ')."""
+    ENTRY = re.compile(rb"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+ \[\d+\] (\S*) ", re.M)
+
+    def __init__(self, cluster, dbname: str):
+        self.path, self.dbname = cluster.logfile, dbname.encode()
+        self.mark()
+
+    def mark(self) -> None:
+        self.start = self.path.stat().st_size
+
+    def entries(self) -> list[str]:
+        with open(self.path, "rb") as fh:
+            fh.seek(self.start)
+            text = fh.read()
+        starts = list(self.ENTRY.finditer(text))
+        out = []
+        for m, nxt in zip(starts, starts[1:] + [None]):
+            if m.group(1) == self.dbname:
+                out.append(text[m.end():nxt.start() if nxt else len(text)].decode(errors="replace"))
+        return out
+
+
+@pytest.fixture
+def server_log(pg_server, web_dsn):
+    """Every statement of the clone logged with its plan (auto_explain, nested
+    statements too), for tests that look at what a request ran."""
+    _admin, cluster = pg_server
+    if cluster is None:
+        pytest.skip("the server log is read on the project's own cluster")
+    dbname = dbname_of(web_dsn)
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        for name, value in (("log_statement", "all"), ("session_preload_libraries", "auto_explain"),
+                            ("auto_explain.log_min_duration", "0"), ("auto_explain.log_nested_statements", "on"),
+                            ("auto_explain.log_settings", "on")):
+            conn.execute(f'ALTER DATABASE "{dbname}" SET {name} = {psycopg.sql.quote(value)}')
+    return ServerLog(cluster, dbname)

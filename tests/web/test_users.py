@@ -45,6 +45,11 @@ def test_users_add_prints_a_key_that_works(app, web_dsn):
     assert re.fullmatch(r"[0-9a-f]{32}", fresh) and fresh != key
     assert error_code(api(app, t="search", apikey=key)) == 100
     assert error_code(api(app, t="search", apikey=fresh)) is None
+    assert error_code(api(app, t="search", apikey=fresh.upper())) is None       # a key's case does not matter
+    # shown once: nothing lists or stores the key
+    assert fresh not in voyager(web_dsn, "users", "list").stdout
+    with psycopg.connect(web_dsn) as conn:
+        assert fresh not in repr(conn.execute("SELECT * FROM voyager.users").fetchall())
 
 
 def test_the_quota_holds_under_concurrent_requests(web_dsn, keys):
@@ -63,3 +68,48 @@ def test_the_quota_holds_under_concurrent_requests(web_dsn, keys):
     with psycopg.connect(web_dsn) as conn:
         assert conn.execute("SELECT requests FROM voyager.user_days d JOIN voyager.users u ON u.id = d.user_id "
                             "WHERE u.name = 'alice'").fetchone() == (25,)
+
+
+def test_a_database_with_plain_keys_upgrades_and_its_clients_keep_their_keys(admin_dsn):
+    """Deployed before keys were hashed (the baseline), with users: the
+    upgrade hashes each key in place, and each still works."""
+    from tests.conftest import create_database, drop_database
+    from tests.web.conftest import make_app
+    from voyager import sqitch
+
+    name = f"voyager_keys_upgrade_{os.getpid()}"
+    dsn = create_database(admin_dsn, name)
+    try:
+        sqitch.run(dsn, "deploy", "--to", "@v1.0")
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            old = {u: conn.execute("SELECT voyager.add_user(%s, %s)", (u, r)).fetchone()[0]
+                   for u, r in (("old1", "power"), ("old2", "user"))}
+            assert {k for (k,) in conn.execute("SELECT api_key FROM voyager.users")} == set(old.values())
+        sqitch.run(dsn, "deploy")
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM voyager.users WHERE api_key IS NOT NULL").fetchone() == (0,)
+            assert conn.execute("SELECT code, user_name FROM voyager.api_use(%s, 'none')",
+                                (old["old2"],)).fetchone() == (0, "old2")
+        assert feed(api(make_app(dsn), t="search", apikey=old["old1"])).limits["apimax"] == "10000"
+    finally:
+        drop_database(admin_dsn, name)
+
+
+def test_the_demo_keeps_its_first_key_in_its_home(web_dsn, tmp_path):
+    """The database holds only the key's hash: `voyager demo` keeps the key it
+    made in $VOYAGER_HOME and reprints it; without the file it makes a new one."""
+    from dataclasses import replace
+
+    from voyager.cli import demo_key
+    from voyager.config import Config
+
+    cfg = replace(Config.from_env(), home=tmp_path)
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        first = demo_key(cfg, conn)
+        assert demo_key(cfg, conn) == first
+        assert (tmp_path / "demo-api-key").stat().st_mode & 0o077 == 0
+        (tmp_path / "demo-api-key").unlink()
+        second = demo_key(cfg, conn)
+        assert second != first and demo_key(cfg, conn) == second
+        assert conn.execute("SELECT code, role FROM voyager.api_use(%s, 'none')", (second,)).fetchone() == (0, "admin")
+        assert conn.execute("SELECT code FROM voyager.api_use(%s, 'none')", (first,)).fetchone() == (100,)

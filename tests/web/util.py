@@ -65,3 +65,27 @@ def error_code(resp) -> int | None:
     assert resp.status == 200, resp.status
     m = re.search(r'<error code="(\d+)" description="[^"]*"/>', resp.text)
     return int(m.group(1)) if m else None
+
+
+def login_form(app) -> tuple[str, str]:
+    """The sign-in form as a browser gets it: (its token, the cookie header it came with)."""
+    resp = call(app, "/login")
+    assert resp.status == 200, resp.status
+    token = re.search(r'name="csrf" value="([0-9a-f]+)"', resp.text).group(1)
+    return token, f"voyager_login={resp.cookies.get('voyager_login')}"
+
+
+def post_login(app, name: str, key: str, **fields):
+    """A sign-in as a browser posts it: the form fetched first, its token and cookie sent back."""
+    token, cookie = login_form(app)
+    return call(app, "/login", "post", data={"name": name, "apikey": key, "csrf": token, **fields},
+                headers={"Cookie": cookie})
+
+
+def sign_in(app, name: str, key: str) -> dict:
+    """A signed-in session's cookie header (the sign-in asserted to have worked)."""
+    resp = post_login(app, name, key, next="/account")
+    assert resp.status == 303 and resp.headers["location"] == "/account", (resp.status, resp.text[:300])
+    cookie = resp.cookies.get("voyager_session")
+    assert cookie and "httponly" in resp.headers["set-cookie"].lower()
+    return {"Cookie": f"voyager_session={cookie}"}

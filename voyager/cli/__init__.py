@@ -93,6 +93,25 @@ def demo_corpus(cfg: Config) -> Path:
     return out
 
 
+def demo_key(cfg: Config, conn) -> str:
+    """The demo user's API key: made once and kept in $VOYAGER_HOME/demo-api-key
+    (the database keeps only its hash, so a rerun cannot read it back); a new
+    one when the file is gone."""
+    from .users import add, new_key
+
+    path = cfg.home / "demo-api-key"
+    found = conn.execute("SELECT id FROM voyager.users WHERE name = 'demo'").fetchone()
+    if found is not None and path.exists():
+        key = path.read_text().strip()
+        if conn.execute("SELECT 1 FROM voyager.users WHERE id = %s AND api_key_hash = voyager.api_key_hash(%s)",
+                        (found[0], key)).fetchone():
+            return key
+    key = new_key(conn, found[0]) if found is not None else add(conn, "demo", "admin")
+    path.touch(mode=0o600)
+    path.write_text(key + "\n")
+    return key
+
+
 def cmd_demo(args, cfg: Config) -> int:
     """The main job on the embedded default: the database and pgbouncer, a
     generated corpus served by the simulator with its live tail on, the plan
@@ -119,12 +138,7 @@ def cmd_demo(args, cfg: Config) -> int:
                 conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(DEMO[name]), name))
         # the live tail planned every 30 s rather than 2 minutes: a demo is watched
         conn.execute("UPDATE voyager.settings SET value = '30' WHERE name = 'tail_plan_seconds'")
-        key = conn.execute("SELECT api_key FROM voyager.users WHERE name = 'demo'").fetchone()
-        if key is None:
-            from .users import add
-
-            key = (add(conn, "demo", "admin"),)
-    api_key = key[0]
+        api_key = demo_key(cfg, conn)
 
     from voyager.cluster import free_port
 

@@ -1,5 +1,8 @@
 """`voyager users add NAME [--role ROLE]` (prints the new API key), `voyager users list`,
-`voyager users set NAME [--role R] [--requests N] [--downloads N] [--suspend|--unsuspend] [--new-key]`."""
+`voyager users set NAME [--role R] [--requests N] [--downloads N] [--suspend|--unsuspend] [--new-key]`.
+
+Only a key's hash is stored: `add` and `set --new-key` print the key once,
+and nothing can print it again."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +13,16 @@ import psycopg
 
 def add(conn: psycopg.Connection, name: str, role: str = "user") -> str:
     return conn.execute("SELECT voyager.add_user(%s, %s)", (name, role)).fetchone()[0]
+
+
+def new_key(conn: psycopg.Connection, user_id: int) -> str:
+    """A fresh key for the user (returned, its hash stored); the old key and
+    the user's web sessions stop working."""
+    key = conn.execute(
+        """UPDATE voyager.users SET api_key_hash = voyager.api_key_hash(k.key)
+             FROM (SELECT voyager.new_api_key() AS key) k WHERE id = %s RETURNING k.key""", (user_id,)).fetchone()[0]
+    conn.execute("DELETE FROM voyager.web_sessions WHERE user_id = %s", (user_id,))
+    return key
 
 
 def main(argv: list[str], dsn: str) -> int:
@@ -59,12 +72,7 @@ def main(argv: list[str], dsn: str) -> int:
                         conn.execute("UPDATE voyager.users SET suspended = %s WHERE id = %s", (args.suspend, found[0]))
                         conn.execute("DELETE FROM voyager.web_sessions WHERE user_id = %s", (found[0],))
                     if args.new_key:
-                        key = conn.execute(
-                            """UPDATE voyager.users SET api_key = left(encode(sha256((gen_random_uuid()::text
-                                      || gen_random_uuid()::text)::bytea), 'hex'), 32) WHERE id = %s RETURNING api_key""",
-                            (found[0],)).fetchone()[0]
-                        conn.execute("DELETE FROM voyager.web_sessions WHERE user_id = %s", (found[0],))
-                        print(key)
+                        print(new_key(conn, found[0]))
         except psycopg.errors.UniqueViolation:
             raise ValueError(f"a user named {args.name} exists already") from None
         except psycopg.errors.ForeignKeyViolation:
