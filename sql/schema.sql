@@ -1778,9 +1778,11 @@ $$;
 CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
     LANGUAGE sql STABLE
     AS $$
-SELECT voyager.nzb_from_chunks(s.chunks, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password)
+SELECT voyager.nzb_from_chunks(array_agg(s.chunk ORDER BY s.chunk_no), s.name, s.poster, s.posted, s.groups,
+                               s.nzb_category, s.password)
   FROM voyager.nzb_source(p_release_id) s
- WHERE s.chunks IS NOT NULL
+ WHERE s.chunk IS NOT NULL
+ GROUP BY s.id, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password
 $$;
 
 
@@ -1812,22 +1814,30 @@ $$;
 -- Name: nzb_source(bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint, name text, poster text, posted bigint, groups text[], category integer, password text, password_status smallint, nzb_category text, chunks bytea[])
+CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint, name text, poster text, posted bigint, groups text[], category integer, password text, password_status smallint, nzb_category text, chunk_no bigint, chunk bytea)
     LANGUAGE sql STABLE
     AS $$
 SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.groups,
        voyager.search_category(r.category), pw.password, pw.status,
        (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
           LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category),
-       coalesce((SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
-                  WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id),
-                (SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
-                  WHERE c.release_id = r.id))
+       c.chunk_no, c.chunk
   FROM voyager.releases r
   JOIN voyager.posters p ON p.id = r.poster_id
   JOIN voyager.group_sets gs ON gs.id = r.group_set_id
   LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+  LEFT JOIN LATERAL (
+      SELECT row_number() OVER (ORDER BY c.month, c.release_id) AS chunk_no, c.chunk
+        FROM voyager.release_chunks c
+       WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id
+      UNION ALL
+      SELECT row_number() OVER (ORDER BY c.month, c.release_id), c.chunk
+        FROM voyager.release_chunks c
+       WHERE c.release_id = r.id
+         AND NOT EXISTS (SELECT FROM voyager.release_chunks m
+                          WHERE m.month = voyager.chunk_month(r.posted_at) AND m.release_id = r.id)) c ON true
  WHERE r.id = p_release_id
+ ORDER BY c.chunk_no
 $$;
 
 

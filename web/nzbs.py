@@ -15,15 +15,26 @@ from ext.codec import decode, nzb
 CHUNK_SQL = "SELECT * FROM voyager.nzb_source(({find}))"
 
 
+def release_of_rows(cols: list[str], rows: list) -> dict | None:
+    """The release of nzb_source's rows (a row per chunk, in file order): its
+    head, and `chunks` the list of its chunks (None when it has none)."""
+    if not rows:
+        return None
+    rel = dict(zip(cols, rows[0]))
+    k = cols.index("chunk")
+    chunks = [row[k] for row in rows if row[k] is not None]
+    del rel["chunk"], rel["chunk_no"]
+    rel["chunks"] = chunks or None
+    return rel
+
+
 async def release_chunk(conn, release_id: int | None = None, *, find: str = "%s", arg=None) -> dict | None:
     """The release with its chunks: by id, or by a query `find` for its id with one parameter."""
     if release_id is not None:
         find, arg = "%s", release_id
-    cur = await conn.execute(CHUNK_SQL.format(find=find), (arg,))
-    row = await cur.fetchone()
-    if row is None:
-        return None
-    return dict(zip([c.name for c in cur.description], row))
+    # binary: the chunks as they are stored, not in hex to be read back
+    cur = await conn.execute(CHUNK_SQL.format(find=find), (arg,), binary=True)
+    return release_of_rows([c.name for c in cur.description], await cur.fetchall())
 
 
 def nzb_bytes(rel: dict) -> bytes:
