@@ -28,6 +28,7 @@ from libc.stdint cimport uint64_t, int64_t, uint8_t, int8_t, uint16_t, uint32_t
 from ext.buf cimport Buf, buf_grow, put_byte, put_bytes, put_varint
 from ext.chars cimport parse_num
 
+import re
 import threading
 import zlib
 from xml.sax.saxutils import escape, quoteattr
@@ -156,7 +157,7 @@ cdef int CHUNK_BITS[6][20]
 cdef uint8_t PAIR[6][7688]      # the two characters of each value below RADIX**2
 cdef uint64_t FULL[6]           # RADIX ** CHUNK: a whole chunk's values are below it (0: all are)
 cdef uint64_t POW10[20]         # 0, 10, 100, ... 10**19 (fmt_u64's length)
-cdef uint8_t MID_PLAIN[256]     # 1: a byte an NZB takes as it is (ASCII, no markup)
+cdef uint8_t MID_PLAIN[256]     # 1: a byte an NZB takes as it is (ASCII that XML 1.0 allows, no markup)
 
 
 def _init_tables():
@@ -181,7 +182,7 @@ def _init_tables():
     for i, p in enumerate([0] + [10 ** k for k in range(1, 20)]):
         POW10[i] = p
     for i in range(256):
-        MID_PLAIN[i] = 1 if i < 128 and i not in b"&<>" else 0
+        MID_PLAIN[i] = 1 if (32 <= i < 128 or i in b"\t\n\r") and i not in b"&<>" else 0
     # full_chunk's splits
     assert tuple(RADIX[c] for c in range(6)) == (10, 16, 16, 36, 36, 62)
     assert tuple(CHUNK[c] for c in range(6)) == (19, 16, 16, 12, 12, 10)
@@ -1865,19 +1866,28 @@ cdef bint utf8_ok(const uint8_t* s, Py_ssize_t n) noexcept nogil:
 
 
 cdef Py_ssize_t put_text(uint8_t* o, const uint8_t* s, Py_ssize_t n, int attr) noexcept nogil:
-    """voyager_pl.nzb._text(s) (UTF-8, else Latin-1) escaped as UTF-8 at o (room
-    for 6 * n bytes): attr 0 as xml.sax.saxutils.escape, 1 as quoteattr within
+    """s as text (UTF-8, else Latin-1) escaped as UTF-8 at o (room for 6 * n
+    bytes), what XML 1.0 forbids (control bytes but TAB, LF and CR; U+FFFE,
+    U+FFFF) replaced by U+FFFD: attr 0 as xml.sax.saxutils.escape, 1 as quoteattr within
     '...', 2 within "..." (&quot;); the length."""
-    cdef Py_ssize_t i, k = 0
+    cdef Py_ssize_t i = 0, k = 0
     cdef uint8_t c
     cdef bint utf8 = True
     for i in range(n):
         if s[i] >= 0x80:
             utf8 = utf8_ok(s, n)
             break
-    for i in range(n):
+    i = -1
+    while i + 1 < n:
+        i += 1
         c = s[i]
-        if c == 38:
+        if (c < 32 and c != 9 and c != 10 and c != 13) or (
+                c == 0xEF and utf8 and i + 2 < n and s[i + 1] == 0xBF and (s[i + 2] == 0xBE or s[i + 2] == 0xBF)):
+            memcpy(o + k, b"\xef\xbf\xbd", 3)     # U+FFFD for it, as the feeds write it
+            k += 3
+            if c == 0xEF:
+                i += 2
+        elif c == 38:
             memcpy(o + k, b"&amp;", 5)
             k += 5
         elif c == 60:
@@ -2131,16 +2141,26 @@ def nzb(chunks, title, poster, posted_at, groups, category=None, password=None):
     <meta> for the title, the category and a known password, then a <file> per
     file of its chunks with the release's poster, date and groups."""
     head = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>",
-            f'  <meta type="title">{escape(title or "")}</meta>']
+            f'  <meta type="title">{escape(xml_text(title or ""))}</meta>']
     if category:
-        head.append(f'  <meta type="category">{escape(str(category))}</meta>')
+        head.append(f'  <meta type="category">{escape(xml_text(str(category)))}</meta>')
     if password:
-        head.append(f'  <meta type="password">{escape(password)}</meta>')
+        head.append(f'  <meta type="password">{escape(xml_text(password))}</meta>')
     head.append(" </head>\n")
-    group_xml = "".join([f"<group>{escape(g)}</group>" for g in (groups or [])])
+    group_xml = "".join([f"<group>{escape(xml_text(g))}</group>" for g in (groups or [])])
     return decode_nzb(chunks, "\n".join(head).encode("utf-8"),
-                      f" <file poster={quoteattr(poster or '')} date=\"{int(posted_at or 0)}\" subject=".encode(),
+                      f" <file poster={quoteattr(xml_text(poster or ''))} date=\"{int(posted_at or 0)}\" subject=".encode(),
                       f">\n  <groups>{group_xml}</groups>\n  <segments>\n".encode())
+
+
+# what XML 1.0 forbids in a text: control characters but TAB, LF and CR,
+# U+FFFE, U+FFFF, and lone surrogates (a str decoded with surrogateescape)
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(s: str) -> str:
+    """s with U+FFFD for what XML 1.0 forbids (put_text's rule for the head's texts)."""
+    return NOT_XML.sub("\ufffd", s)
 
 
 cdef enum:
