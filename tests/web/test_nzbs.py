@@ -1,5 +1,5 @@
 """The one NZB writer (ext.codec.nzb, behind voyager.nzb() and t=get) against
-the plain-Python oracle (bench/nzb_reference.py over bench/codec_reference.py), for
+the plain-Python oracle (tests/nzb_reference.py over tests/codec_reference.py), for
 any files and chunks; voyager.nzb(id) and t=get byte for byte for every
 release of the web's replayed catalog; and a chunk's file list."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from ext import codec
 from tests.ext import test_codec
-from bench import codec_reference as codec_ref
-from bench.nzb_reference import render
+from tests import codec_reference as codec_ref
+from tests.nzb_reference import render
 from tests.web.util import api
 from tests.wellformed import parse
 from web import nzbs
