@@ -75,7 +75,11 @@ def main(argv=None) -> int:
     corpus = argv[0] if argv else "/tmp/codec-corpus"
     impl = None
     if len(argv) > 1 and argv[1] == "ref":
-        from tests import codec_reference as impl   # the tests' oracle: a checkout's tests/ only
+        from bench import oracle
+
+        impl = oracle("codec_reference")
+        if impl is None:
+            raise SystemExit("ref: the oracle is tests/codec_reference.py, in a checkout with tests/")
     print(json.dumps(bench(corpus, impl, repeat=1 if impl is not None else 3)))
     return 0
 

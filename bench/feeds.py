@@ -12,18 +12,12 @@ import re
 import time
 from datetime import datetime, timezone
 
+from bench import oracle
 from web import feeds
 from web.feeds import Categories, Site
 from web.names import name_info
 
 
-def _oracle():
-    """The renderer the rewrite replaced, the tests' oracle: there only where the tests folder is."""
-    try:
-        from tests import feeds_reference
-    except ImportError:
-        return None
-    return feeds_reference
 
 
 def clear_caches(cats) -> None:
@@ -95,7 +89,7 @@ def realistic_rows(n: int = 100, seed: int = 1) -> list[dict]:
 
 
 def main() -> None:
-    ref = _oracle()
+    ref = oracle("feeds_reference")          # the renderer the rewrite replaced, the tests' oracle
     if ref is None:
         raise SystemExit("bench.feeds compares against tests/feeds_reference.py: run it from a checkout with tests/")
     rows = realistic_rows(100)

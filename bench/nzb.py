@@ -52,11 +52,10 @@ def _cpu_us(fn, repeat: int, calls: int = 20) -> float:
 
 def web_times(files: int, segments: int, repeat: int) -> dict:
     """The web's NZB bytes of a release, old way and new, in CPU microseconds a call."""
-    from bench import catalog
-    try:
-        from tests.nzb_reference import render
-    except ImportError:                        # no tests/ here: the writer alone
-        render = None
+    from bench import catalog, oracle
+
+    ref = oracle("nzb_reference")              # None without tests/: the writer alone
+    render = ref.render if ref is not None else None
 
     meta = ("Bench.Release.2026.1080p.WEB-DL", "Bench <bench@example.com>", 1_770_000_000,
             ["alt.binaries.bench", "alt.binaries.test"], "Movies > HD", None)
