@@ -1006,7 +1006,7 @@ BEGIN
     WITH due AS (
         SELECT j.name FROM voyager.jobs j
          WHERE j.enabled AND j.next_run_at <= now()
-           AND (j.running_until IS NULL OR j.running_until < now())
+           AND (j.expires_at IS NULL OR j.expires_at < now())
            AND (j.kind = 'sql' OR j.name = ANY (coalesce(p_python, '{}')))   -- python jobs only where handled
            AND NOT j.name = ANY (coalesce(p_skip, '{}'))
          ORDER BY j.next_run_at, j.name
@@ -1016,7 +1016,7 @@ BEGIN
     UPDATE voyager.jobs j
        SET next_run_at = now() + make_interval(secs => voyager.setting_int(j.every_setting)),
            last_run_at = now(), last_node = p_node, runs = j.runs + 1,
-           claim = gen_random_uuid(), running_until = now() + j.timeout
+           claim = gen_random_uuid(), expires_at = now() + j.timeout
       FROM due
      WHERE j.name = due.name
     RETURNING j.name, j.kind, j.function, j.claim, j.timeout;
@@ -1172,7 +1172,7 @@ BEGIN
            last_result = CASE WHEN p_error IS NULL THEN p_result ELSE j.last_result END,
            last_error = p_error,
            failures = j.failures + (p_error IS NOT NULL)::integer,
-           claim = NULL, running_until = NULL
+           claim = NULL, expires_at = NULL
      WHERE j.name = p_name AND j.claim = p_claim;
     RETURN FOUND;   -- false: the lease ran out and another tick has the job now
 END $$;
@@ -3582,9 +3582,9 @@ CREATE TABLE voyager.jobs (
     runs bigint DEFAULT 0 NOT NULL,
     failures bigint DEFAULT 0 NOT NULL,
     claim uuid,
-    running_until timestamp with time zone,
+    expires_at timestamp with time zone,
     description text NOT NULL,
-    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (running_until IS NULL))),
+    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (expires_at IS NULL))),
     CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
     CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
@@ -4218,7 +4218,7 @@ CREATE VIEW voyager.status_jobs AS
     j.enabled,
     j.next_run_at,
     GREATEST(date_trunc('second'::text, (j.next_run_at - now())), '00:00:00'::interval) AS due_in,
-    COALESCE((j.running_until >= now()), false) AS running,
+    COALESCE((j.expires_at >= now()), false) AS running,
     j.last_run_at,
     j.last_seconds,
     j.last_node,
