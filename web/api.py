@@ -21,7 +21,7 @@ from sanic.response import HTTPResponse, raw
 from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import CHUNK_SQL, nzb_bytes, release_of_rows
+from .nzbs import CHUNK_ORDER, CHUNK_SQL, nzb_bytes, release_of_rows
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -354,7 +354,8 @@ def _filename(name: str) -> str:
 def _get_sql(find: str) -> str:
     """One round trip: the counted download, then (when granted) the release and its chunks, a row each."""
     return f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
-            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0) c ON true"""
+            SELECT u.code, c.* FROM u
+              LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0{CHUNK_ORDER}) c ON true"""
 
 
 GET_BY_GUID = _get_sql("SELECT id FROM voyager.releases WHERE release_key = %(arg)s")
