@@ -5,3 +5,19 @@ fidelity against a corpus's truth (replay, `voyager replay --window-only`), the
 release chunk codec (`python -m bench.codec`), the Newznab documents
 (`python -m bench.feeds`) and the CPU of processes they quote (cpu). Each
 prints one JSON line, but feeds (a table)."""
+
+import importlib
+import sys
+from pathlib import Path
+
+
+def oracle(name: str):
+    """The tests' pure-Python oracle `tests/<name>.py` of this checkout, for a
+    bench that quotes it beside the fast code; None where there is no tests/
+    folder (an installed copy): the product never imports it."""
+    root = Path(__file__).resolve().parent.parent
+    if not (root / "tests" / f"{name}.py").is_file():
+        return None
+    if str(root) not in sys.path:
+        sys.path.append(str(root))
+    return importlib.import_module(f"tests.{name}")

@@ -4,7 +4,7 @@
 
 prints one JSON line: bytes per segment (overall and per tool) and encode and
 decode segments per CPU-second of ext.codec (or, with `ref`, of the Python
-oracle bench/codec_reference.py)."""
+oracle tests/codec_reference.py, from a checkout with tests/)."""
 from __future__ import annotations
 
 import json
@@ -75,7 +75,11 @@ def main(argv=None) -> int:
     corpus = argv[0] if argv else "/tmp/codec-corpus"
     impl = None
     if len(argv) > 1 and argv[1] == "ref":
-        from bench import codec_reference as impl
+        from bench import oracle
+
+        impl = oracle("codec_reference")
+        if impl is None:
+            raise SystemExit("ref: the oracle is tests/codec_reference.py, in a checkout with tests/")
     print(json.dumps(bench(corpus, impl, repeat=1 if impl is not None else 3)))
     return 0
 

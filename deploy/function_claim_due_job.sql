@@ -5,7 +5,7 @@ BEGIN;
 -- and a lease (the job's timeout): no other tick claims the job until the next
 -- period, nor while the run's lease lasts, so a run never overlaps itself;
 -- a tick that dies mid-run leaves a lease that simply expires.
-CREATE FUNCTION voyager.claim_due_job(p_node text, p_python text[] DEFAULT '{}', p_skip text[] DEFAULT '{}')
+CREATE OR REPLACE FUNCTION voyager.claim_due_job(p_node text, p_python text[] DEFAULT '{}', p_skip text[] DEFAULT '{}')
 RETURNS TABLE (name text, kind text, function text, claim uuid, timeout interval)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -17,7 +17,7 @@ BEGIN
     WITH due AS (
         SELECT j.name FROM voyager.jobs j
          WHERE j.enabled AND j.next_run_at <= now()
-           AND (j.running_until IS NULL OR j.running_until < now())
+           AND (j.expires_at IS NULL OR j.expires_at < now())
            AND (j.kind = 'sql' OR j.name = ANY (coalesce(p_python, '{}')))   -- python jobs only where handled
            AND NOT j.name = ANY (coalesce(p_skip, '{}'))
          ORDER BY j.next_run_at, j.name
@@ -27,7 +27,7 @@ BEGIN
     UPDATE voyager.jobs j
        SET next_run_at = now() + make_interval(secs => voyager.setting_int(j.every_setting)),
            last_run_at = now(), last_node = p_node, runs = j.runs + 1,
-           claim = gen_random_uuid(), running_until = now() + j.timeout
+           claim = gen_random_uuid(), expires_at = now() + j.timeout
       FROM due
      WHERE j.name = due.name
     RETURNING j.name, j.kind, j.function, j.claim, j.timeout;

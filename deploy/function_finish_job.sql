@@ -1,6 +1,6 @@
 -- Deploy voyager:function_finish_job to pg
 BEGIN;
-CREATE FUNCTION voyager.finish_job(p_name text, p_claim uuid, p_result jsonb, p_error text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION voyager.finish_job(p_name text, p_claim uuid, p_result jsonb, p_error text DEFAULT NULL)
 RETURNS boolean
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -10,7 +10,7 @@ BEGIN
            last_result = CASE WHEN p_error IS NULL THEN p_result ELSE j.last_result END,
            last_error = p_error,
            failures = j.failures + (p_error IS NOT NULL)::integer,
-           claim = NULL, running_until = NULL
+           claim = NULL, expires_at = NULL
      WHERE j.name = p_name AND j.claim = p_claim;
     RETURN FOUND;   -- false: the lease ran out and another tick has the job now
 END $$;

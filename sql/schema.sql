@@ -1013,7 +1013,7 @@ BEGIN
     WITH due AS (
         SELECT j.name FROM voyager.jobs j
          WHERE j.enabled AND j.next_run_at <= now()
-           AND (j.running_until IS NULL OR j.running_until < now())
+           AND (j.expires_at IS NULL OR j.expires_at < now())
            AND (j.kind = 'sql' OR j.name = ANY (coalesce(p_python, '{}')))   -- python jobs only where handled
            AND NOT j.name = ANY (coalesce(p_skip, '{}'))
          ORDER BY j.next_run_at, j.name
@@ -1023,7 +1023,7 @@ BEGIN
     UPDATE voyager.jobs j
        SET next_run_at = now() + make_interval(secs => voyager.setting_int(j.every_setting)),
            last_run_at = now(), last_node = p_node, runs = j.runs + 1,
-           claim = gen_random_uuid(), running_until = now() + j.timeout
+           claim = gen_random_uuid(), expires_at = now() + j.timeout
       FROM due
      WHERE j.name = due.name
     RETURNING j.name, j.kind, j.function, j.claim, j.timeout;
@@ -1203,7 +1203,7 @@ BEGIN
            last_result = CASE WHEN p_error IS NULL THEN p_result ELSE j.last_result END,
            last_error = p_error,
            failures = j.failures + (p_error IS NOT NULL)::integer,
-           claim = NULL, running_until = NULL
+           claim = NULL, expires_at = NULL
      WHERE j.name = p_name AND j.claim = p_claim;
     RETURN FOUND;   -- false: the lease ran out and another tick has the job now
 END $$;
@@ -1914,9 +1914,11 @@ $$;
 CREATE FUNCTION voyager.nzb(p_release_id bigint) RETURNS text
     LANGUAGE sql STABLE
     AS $$
-SELECT voyager.nzb_from_chunks(s.chunks, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password)
+SELECT voyager.nzb_from_chunks(array_agg(s.chunk ORDER BY s.chunk_no), s.name, s.poster, s.posted, s.groups,
+                               s.nzb_category, s.password)
   FROM voyager.nzb_source(p_release_id) s
- WHERE s.chunks IS NOT NULL
+ WHERE s.chunk IS NOT NULL
+ GROUP BY s.id, s.name, s.poster, s.posted, s.groups, s.nzb_category, s.password
 $$;
 
 
@@ -1948,22 +1950,30 @@ $$;
 -- Name: nzb_source(bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint, name text, poster text, posted bigint, groups text[], category integer, password text, password_status smallint, nzb_category text, chunks bytea[])
+CREATE FUNCTION voyager.nzb_source(p_release_id bigint) RETURNS TABLE(id bigint, name text, poster text, posted bigint, groups text[], category integer, password text, password_status smallint, nzb_category text, chunk_no bigint, chunk bytea)
     LANGUAGE sql STABLE
     AS $$
 SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.groups,
        voyager.search_category(r.category), pw.password, pw.status,
        (SELECT coalesce(pc.name || ' > ', '') || cat.name FROM voyager.categories cat
           LEFT JOIN voyager.categories pc ON pc.id = cat.parent_id WHERE cat.id = r.category),
-       coalesce((SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
-                  WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id),
-                (SELECT array_agg(c.chunk ORDER BY c.month, c.release_id) FROM voyager.release_chunks c
-                  WHERE c.release_id = r.id))
+       c.chunk_no, c.chunk
   FROM voyager.releases r
   JOIN voyager.posters p ON p.id = r.poster_id
   JOIN voyager.group_sets gs ON gs.id = r.group_set_id
   LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+  LEFT JOIN LATERAL (
+      SELECT row_number() OVER (ORDER BY c.month, c.release_id) AS chunk_no, c.chunk
+        FROM voyager.release_chunks c
+       WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id
+      UNION ALL
+      SELECT row_number() OVER (ORDER BY c.month, c.release_id), c.chunk
+        FROM voyager.release_chunks c
+       WHERE c.release_id = r.id
+         AND NOT EXISTS (SELECT FROM voyager.release_chunks m
+                          WHERE m.month = voyager.chunk_month(r.posted_at) AND m.release_id = r.id)) c ON true
  WHERE r.id = p_release_id
+ ORDER BY c.chunk_no
 $$;
 
 
@@ -4249,9 +4259,9 @@ CREATE TABLE voyager.jobs (
     runs bigint DEFAULT 0 NOT NULL,
     failures bigint DEFAULT 0 NOT NULL,
     claim uuid,
-    running_until timestamp with time zone,
+    expires_at timestamp with time zone,
     description text NOT NULL,
-    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (running_until IS NULL))),
+    CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (expires_at IS NULL))),
     CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
     CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
@@ -5012,7 +5022,7 @@ CREATE VIEW voyager.status_jobs AS
     j.enabled,
     j.next_run_at,
     GREATEST(date_trunc('second'::text, (j.next_run_at - now())), '00:00:00'::interval) AS due_in,
-    COALESCE((j.running_until >= now()), false) AS running,
+    COALESCE((j.expires_at >= now()), false) AS running,
     j.last_run_at,
     j.last_seconds,
     j.last_node,

@@ -185,7 +185,7 @@ def test_a_dead_ticks_claim_runs_out_with_its_lease(conn, db_dsn):
     assert name == "settle"
     conn.execute("UPDATE voyager.jobs SET next_run_at = now() - interval '1 second'")   # due again
     assert tick(db_dsn).run_due() == []                                # but its lease still holds
-    conn.execute("UPDATE voyager.jobs SET running_until = now() - interval '1 second' WHERE name = 'settle'")
+    conn.execute("UPDATE voyager.jobs SET expires_at = now() - interval '1 second' WHERE name = 'settle'")
     assert [r["job"] for r in tick(db_dsn, node="alive").run_due()] == ["settle"]
     # the dead tick's late answer is not recorded over the new run
     assert conn.execute("SELECT voyager.finish_job('settle', %s, '1', 'late')", (claim,)).fetchone()[0] is False

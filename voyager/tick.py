@@ -247,7 +247,7 @@ class Tick:
 
     def _next_due_in(self) -> float:
         row = self._connection().execute(
-            """SELECT extract(epoch FROM min(greatest(next_run_at, coalesce(running_until, next_run_at))) - now())
+            """SELECT extract(epoch FROM min(greatest(next_run_at, coalesce(expires_at, next_run_at))) - now())
                  FROM voyager.jobs WHERE enabled AND (kind = 'sql' OR name = ANY (%s))""",
             (sorted(self.handlers),)).fetchone()
         return float(row[0]) if row and row[0] is not None else self.interval

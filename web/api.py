@@ -22,7 +22,7 @@ from . import feeds, search
 from .app import settings_for
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import CHUNK_SQL, nzb_bytes
+from .nzbs import CHUNK_ORDER, CHUNK_SQL, nzb_bytes, release_of_rows
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -395,9 +395,10 @@ def _filename(name: str) -> str:
 
 
 def _get_sql(find: str) -> str:
-    """One round trip: the counted download, then (when granted) the release and its chunk."""
+    """One round trip: the counted download, then (when granted) the release and its chunks, a row each."""
     return f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
-            SELECT u.code, c.* FROM u LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0) c ON true"""
+            SELECT u.code, c.* FROM u
+              LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0{CHUNK_ORDER}) c ON true"""
 
 
 GET_BY_GUID = _get_sql("SELECT id FROM voyager.releases WHERE release_key = %(arg)s")
@@ -423,14 +424,14 @@ async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPRespo
     # binary results: the chunk as it is stored, not in hex for the server to
     # write and this process to read back (a 100 KB chunk is 200 KB of hex)
     cur = await conn.execute(sql, {"key": key, "arg": arg}, binary=True)
-    row = dict(zip([c.name for c in cur.description], await cur.fetchone()))
-    code = row.pop("code")
+    rows = await cur.fetchall()
+    code = rows[0][0]
     if code == 300 and not v:
         code = 200
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
-    rel = row if row["id"] is not None else None
-    if rel is None or rel["chunks"] is None:
+    rel = release_of_rows([c.name for c in cur.description[1:]], [row[1:] for row in rows])
+    if rel is None or rel["id"] is None or rel["chunks"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)
 

@@ -10,20 +10,35 @@ from __future__ import annotations
 
 from ext.codec import decode, nzb
 
-# inlined by the planner: the chunk read from its posting month's partition
-# (the release's id alone would read every partition's primary key)
-CHUNK_SQL = "SELECT * FROM voyager.nzb_source(({find}))"
+# the release's id from a FROM item, not a sub-select in the call: an
+# argument with a sub-select keeps the planner from inlining nzb_source (it
+# would be planned afresh as a function of its own at every call); inlined,
+# the chunk is read from its posting month's partition
+CHUNK_SQL = "SELECT s.* FROM ({find}) f(id) CROSS JOIN LATERAL voyager.nzb_source(f.id) s"
+CHUNK_ORDER = " ORDER BY s.chunk_no"
 
 
-async def release_chunk(conn, release_id: int | None = None, *, find: str = "%s", arg=None) -> dict | None:
+def release_of_rows(cols: list[str], rows: list) -> dict | None:
+    """The release of nzb_source's rows (a row per chunk, in file order): its
+    head, and `chunks` the list of its chunks (None when it has none)."""
+    if not rows:
+        return None
+    rel = dict(zip(cols, rows[0]))
+    k = cols.index("chunk")
+    chunks = [row[k] for row in rows if row[k] is not None]
+    del rel["chunk"], rel["chunk_no"]
+    rel["chunks"] = chunks or None
+    return rel
+
+
+async def release_chunk(conn, release_id: int | None = None, *, find: str = "SELECT %s::bigint", arg=None
+                        ) -> dict | None:
     """The release with its chunks: by id, or by a query `find` for its id with one parameter."""
     if release_id is not None:
-        find, arg = "%s", release_id
-    cur = await conn.execute(CHUNK_SQL.format(find=find), (arg,))
-    row = await cur.fetchone()
-    if row is None:
-        return None
-    return dict(zip([c.name for c in cur.description], row))
+        find, arg = "SELECT %s::bigint", release_id
+    # binary: the chunks as they are stored, not in hex to be read back
+    cur = await conn.execute(CHUNK_SQL.format(find=find) + CHUNK_ORDER, (arg,), binary=True)
+    return release_of_rows([c.name for c in cur.description], await cur.fetchall())
 
 
 def nzb_bytes(rel: dict) -> bytes:

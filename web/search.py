@@ -111,11 +111,14 @@ class Totals:
 # a first page's matches at most: voyager.search_page's own, unless a test sets it
 PROBE: int | None = None
 
+# what search_page says of the page, before each row's release columns (x.id first)
+SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote")
+
 SEARCH_SQL = f"""WITH page AS MATERIALIZED (
     SELECT * FROM voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s, %(total)s, %(shared)s,
                                       %(substring_total)s, %(substring_shared)s, %(state)s, %(plan)s,
                                       %(probe)s, %(releases)s))
-SELECT page.total, page.kept, page.state, page.plan, page.substrings, page.promote, x.*
+SELECT {", ".join(f"page.{k}" for k in SUMMARY)}, x.*
   FROM page {PAGE_ROWS}"""
 
 
@@ -159,25 +162,23 @@ async def find(conn, q: Query, limit: int, offset: int, *, state: int | None, to
     # rows in binary (no timestamps and keys written out as text and parsed back)
     cur = await conn.execute(*search_sql(q, limit, offset, state=state, totals=totals, plan=plan, probe=probe,
                                          releases=releases), binary=True)
-    cols = [c.name for c in cur.description]
-    rows = [dict(zip(cols, row)) for row in await cur.fetchall()]
-    meta = {k: rows[0].pop(k) for k in ("total", "kept", "state", "plan", "substrings", "promote")}
-    for r in rows[1:]:
-        for k in meta:
-            del r[k]
+    # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
+    n = len(SUMMARY)
+    cols = [c.name for c in cur.description[n:]]
+    fetched = await cur.fetchall()
+    meta = dict(zip(SUMMARY, fetched[0][:n]))
+    rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
     total = meta["total"]
     if meta["promote"]:
         # a common word now: the fold is to count it and keep its count from then on
         await conn.execute("SELECT voyager.ask_search_promotion(%s)", (" ".join(q.words),))
     if totals is not None and meta["kept"] is not None:
         key = replace(q, substring=meta["substrings"]).key()
-        if meta["kept"] == "shared":
-            totals.put(key, state, total)
-        else:
-            totals.put(key, meta["state"], total)
+        # a shared total holds for the state asked with, a probed or counted one for the state it was read in
+        totals.put(key, state if meta["kept"] == "shared" else meta["state"], total)
         if meta["kept"] == "counted":
             await conn.execute("SELECT voyager.keep_search_total(%s, %s, %s)", (_hash(key), meta["state"], total))
-    return Found(total, [r for r in rows if r["id"] is not None], meta["plan"])
+    return Found(total, rows, meta["plan"])
 
 
 async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,

@@ -1,4 +1,4 @@
-"""The release chunk codec: ext/codec.pyx against its oracle bench/codec_reference.py."""
+"""The release chunk codec: ext/codec.pyx against its oracle tests/codec_reference.py."""
 from __future__ import annotations
 
 import random
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ext import codec
-from bench import codec_reference as ref
+from tests import codec_reference as ref
 from bench import codec as codec_bench
 from sim.generate import Options, generate
 

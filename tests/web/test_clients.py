@@ -16,13 +16,16 @@ import pytest
 
 from tests.web.catalog import RELEASES
 from tests.web.util import Feed
+from tests.wellformed import check_response, parse
 
 pytestmark = pytest.mark.slow
 
 
 def fetch(live, **params) -> tuple[str, str, bytes]:
     with urlopen(f"{live.base}/api?{urlencode(params)}", timeout=30) as r:
-        return r.status, r.headers.get("Content-Type"), r.read()
+        body = r.read()
+        check_response(r.headers.get("Content-Type"), body)
+        return r.status, r.headers.get("Content-Type"), body
 
 
 def caps(live) -> ET.Element:
@@ -130,6 +133,7 @@ def test_the_nzb_package_parses_every_nzb_served(live, keys):
             assert r.headers["Content-Type"] == "application/x-nzb"
             name = r.headers["X-DNZB-Name"]
             text = r.read().decode()
+        parse(text)
         parsed = nzb_pkg.Nzb.from_str(text)
         assert parsed.meta.title == item["title"] and name
         assert len(parsed.files) == int(item["attrs"]["files"][0])

@@ -1,23 +1,24 @@
 """web/feeds.py's rss() and rss_json() write byte for byte what the
-implementation they replaced wrote (bench/feeds_reference.py), over
+implementation they replaced wrote (tests/feeds_reference.py), over
 generated pages: hostile names, posters and groups (markup, controls,
 non-ASCII, lone surrogates, U+FFFE), missing and zoned dates, every category
 (and unknown ones), every subset of attributes, descriptions, limits and sites
 with markup. No database: these run in a moment."""
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench import feeds_reference as ref
+from bench.feeds import deployed_categories, realistic_rows
+from tests import feeds_reference as ref
+from tests.wellformed import parse
 from web import feeds
 from web.feeds import ALL_ATTRS, Limits, Site
 
-CATS = ref.deployed_categories()
+CATS = deployed_categories()
 CATEGORY_IDS = sorted(CATS.names) + [9999, 5999, 1234]       # the tree, and ids it does not know
 
 MARKUP = ['<zq"\'&>', "&amp;", "]]>", "<![CDATA[x]]>", "<!--", "\x00", "\x0b\x0c", "\x1f", "\t\r\n", "\ud800",
@@ -74,7 +75,7 @@ def test_rss_is_the_reference_byte_for_byte(kw):
     assert feeds.rss(**kw) == expected
     assert feeds.rss(**kw) == expected                # again, from the caches
     if _well_formed(kw):
-        ET.fromstring(expected)
+        parse(expected)
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
@@ -102,7 +103,7 @@ def test_rfc822(dt):
 
 
 def test_realistic_page():
-    page = ref.realistic_rows(100)
+    page = realistic_rows(100)
     site = Site(base="http://indexer.example:8080", title="Voyager", apikey="k")
     for w in (None, frozenset({"category", "size"}), frozenset(ALL_ATTRS)):
         kw = dict(rows=page, site=site, cats=CATS, total=1000, offset=0, wanted=w)

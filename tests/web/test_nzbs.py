@@ -1,5 +1,5 @@
 """The one NZB writer (ext.codec.nzb, behind voyager.nzb() and t=get) against
-the plain-Python oracle (bench/nzb_reference.py over bench/codec_reference.py), for
+the plain-Python oracle (tests/nzb_reference.py over tests/codec_reference.py), for
 any files and chunks; voyager.nzb(id) and t=get byte for byte for every
 release of the web's replayed catalog; and a chunk's file list."""
 from __future__ import annotations
@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from ext import codec
 from tests.ext import test_codec
-from bench import codec_reference as codec_ref
-from bench.nzb_reference import render
+from tests import codec_reference as codec_ref
+from tests.nzb_reference import render
 from tests.web.util import api
+from tests.wellformed import parse
 from web import nzbs
 
 mids = st.one_of(st.binary(min_size=1, max_size=30), st.text(min_size=1, max_size=20).map(str.encode),
@@ -30,8 +31,9 @@ words = st.text(max_size=20)
        groups=st.lists(words, max_size=3), category=st.one_of(st.none(), words),
        password=st.one_of(st.none(), words))
 def test_the_writer_is_render(files, title, poster, posted, groups, category, password):
-    want = render(files, title, poster, posted, groups, category, password).encode("utf-8", "surrogatepass")
+    want = render(files, title, poster, posted, groups, category, password).encode("utf-8")
     assert codec.nzb([codec.encode(files)], title, poster, posted, groups, category, password) == want
+    parse(want)
 
 
 @settings(max_examples=200, deadline=None)
@@ -40,6 +42,7 @@ def test_a_release_of_several_chunks(chunks, title, category):
     """The files of each chunk in turn, as stored: one document, one head."""
     want = render([f for fs in chunks for f in fs], title, "p", 7, ["a.b.c"], category, None).encode("utf-8")
     assert codec.nzb([codec.encode(fs) for fs in chunks], title, "p", 7, ["a.b.c"], category, None) == want
+    parse(want)
 
 
 def test_a_chunks_file_list():
@@ -81,6 +84,7 @@ def test_voyager_nzb_is_t_get_for_every_release(app, keys, web_dsn):
             resp = api(app, t="get", id=guid, apikey=keys["alice"])
             assert resp.status == 200, resp.text[:300]
             assert text is not None and resp.body == text.encode("utf-8") == _oracle(conn, rid), rid
+            parse(resp.body)
 
         for rid, guid in rows:
             same(rid, guid)
@@ -93,6 +97,46 @@ def test_voyager_nzb_is_t_get_for_every_release(app, keys, web_dsn):
                             "WHERE r.id = %s AND c.month = voyager.chunk_month(r.posted_at)", (moved,)).fetchone()[0] == 0
         same(moved, rows[-1][1])
         assert conn.execute("SELECT voyager.nzb(-1)").fetchone()[0] is None
+
+
+# -- well-formed XML 1.0 whatever bytes a release holds ----------------------------------------------
+
+# texts with what XML 1.0 forbids: C0 controls, U+FFFE/U+FFFF, lone surrogates (a str decoded with
+# surrogateescape), beside markup and ordinary text
+hostile_chars = st.one_of(st.characters(min_codepoint=0, max_codepoint=0x1F), st.sampled_from(
+    ["\ufffe", "\uffff", "\ud800", "\udfff", "\udcff", "&", "<", ">", "'", '"', "\x7f", "\x85", "\u2028"]),
+    st.characters())
+hostile_text = st.text(alphabet=hostile_chars, max_size=16)
+hostile_files = st.lists(st.tuples(st.binary(max_size=24), st.integers(0, 10**12),
+                                   st.lists(st.tuples(st.integers(0, 10**6), st.binary(min_size=1, max_size=24),
+                                                      st.integers(0, 10**9)), max_size=5)), max_size=4)
+
+
+@settings(max_examples=500, deadline=None)
+@given(files=hostile_files, title=hostile_text, poster=hostile_text, groups=st.lists(hostile_text, max_size=3),
+       category=st.one_of(st.none(), hostile_text), password=st.one_of(st.none(), hostile_text))
+def test_every_nzb_is_xml_whatever_bytes_it_holds(files, title, poster, groups, category, password):
+    """Arbitrary bytes in names and message-ids, any characters in the head's texts:
+    the NZB parses, as the oracle writes it, with U+FFFD where XML 1.0 has no character."""
+    got = codec.nzb([codec.encode(files)], title, poster, 1, groups, category, password)
+    assert got == render(files, title, poster, 1, groups, category, password).encode("utf-8")
+    root = parse(got)
+    ns = "{http://www.newzbin.com/DTD/2003/nzb}"
+    assert len(root.findall(f"{ns}file")) == len(files)
+    assert [len(f.findall(f"{ns}segments/{ns}segment")) for f in root.findall(f"{ns}file")] == \
+        [len(segs) for _n, _b, segs in files]
+
+
+def test_what_xml_forbids_becomes_u_fffd():
+    chunk = codec.encode([(b"a\x00b\x1bc\tname\xef\xbf\xbe", 1, [(1, b"m\x01@x\x0c", 5)])])
+    doc = codec.nzb([chunk], "t\x00", "p\x08 <p@x>", 1, ["a.b\x1f"], None, "pw\uffff")
+    root = parse(doc)
+    ns = "{http://www.newzbin.com/DTD/2003/nzb}"
+    f = root.find(f"{ns}file")
+    assert f.get("subject") == '"a\ufffdb\ufffdc\tname\ufffd" yEnc (1/1)'
+    assert f.get("poster") == "p\ufffd <p@x>" and f.findtext(f"{ns}groups/{ns}group") == "a.b\ufffd"
+    assert f.findtext(f"{ns}segments/{ns}segment") == "m\ufffd@x\ufffd"
+    assert {m.get("type"): m.text for m in root.iter(f"{ns}meta")} == {"title": "t\ufffd", "password": "pw\ufffd"}
 
 
 # -- the one-pass writer (ext.codec.decode_nzb) against the oracle, byte for byte ---------------------
@@ -145,6 +189,7 @@ def _both(chunk: bytes, *meta) -> bytes:
     """The writer's bytes, checked against the oracle's render(decode(...))."""
     got = codec.nzb([chunk], *meta)
     assert got == render(codec_ref.decode(chunk), *meta).encode("utf-8")
+    parse(got)
     return got
 
 

@@ -6,6 +6,8 @@ import re
 import xml.etree.ElementTree as ET
 from urllib.parse import urlencode
 
+from tests.wellformed import check_response
+
 NZ = "{http://www.newznab.com/DTD/2010/feeds/attributes/}"
 
 
@@ -17,7 +19,9 @@ def call(app, path: str, method: str = "get", **kw):
     async def go():
         _, resp = await getattr(SanicASGITestClient(app), method)(path, **kw)
         return resp
-    return asyncio.run(go())
+    resp = asyncio.run(go())
+    check_response(resp.headers.get("content-type"), resp.body)       # every XML answer is XML 1.0
+    return resp
 
 
 def api(app, **params):

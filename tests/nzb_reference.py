@@ -2,6 +2,7 @@
 (ext.codec.nzb, behind voyager.nzb() and t=get) is held to byte for byte."""
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
@@ -9,11 +10,21 @@ DOCTYPE = ('<!DOCTYPE nzb PUBLIC "-//newzBin//DTD NZB 1.1//EN" '
 NAMESPACE = "http://www.newzbin.com/DTD/2003/nzb"
 
 
+# what XML 1.0 forbids: control characters but TAB, LF and CR, lone
+# surrogates, U+FFFE and U+FFFF (each replaced by U+FFFD, as the feeds do)
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml(s: str) -> str:
+    return NOT_XML.sub("\ufffd", s)
+
+
 def _text(b: bytes) -> str:
     try:
-        return b.decode("utf-8")
+        s = b.decode("utf-8")
     except UnicodeDecodeError:
-        return b.decode("latin-1")
+        s = b.decode("latin-1")
+    return _xml(s)
 
 
 def render(files, title: str, poster: str, posted_at: int | None, groups: list,
@@ -22,15 +33,15 @@ def render(files, title: str, poster: str, posted_at: int | None, groups: list,
     [(part, message-id, bytes)]) in order: <meta> for the title, the category
     and a known password; a <file> per file with its segments in part order."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE, f'<nzb xmlns="{NAMESPACE}">', " <head>"]
-    out.append(f'  <meta type="title">{escape(title or "")}</meta>')
+    out.append(f'  <meta type="title">{escape(_xml(title or ""))}</meta>')
     if category:
-        out.append(f'  <meta type="category">{escape(str(category))}</meta>')
+        out.append(f'  <meta type="category">{escape(_xml(str(category)))}</meta>')
     if password:
-        out.append(f'  <meta type="password">{escape(password)}</meta>')
+        out.append(f'  <meta type="password">{escape(_xml(password))}</meta>')
     out.append(" </head>")
-    group_xml = "".join(f"<group>{escape(g)}</group>" for g in (groups or []))
+    group_xml = "".join(f"<group>{escape(_xml(g))}</group>" for g in (groups or []))
     date = int(posted_at or 0)
-    poster_attr = quoteattr(poster or "")
+    poster_attr = quoteattr(_xml(poster or ""))
     for name, _size, segments in files:
         segments = sorted(segments)
         total = max((p for p, _m, _b in segments), default=0)
