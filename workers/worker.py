@@ -401,6 +401,7 @@ class LaneWorker:
             self.stats["takeovers"] += int(bool(taken_over))
             self.keeper.lost = False
             self.keeper.token = token
+            self.cursor = None
             try:
                 self.work_group(token, gid, name)
             except GroupLost as e:
@@ -437,7 +438,10 @@ class LaneWorker:
         self._in_flight = None
         if not self.fail_ranges or (isinstance(error, psycopg.Error) and error.sqlstate is None):
             raise error                             # the connection itself: nobody to tell
-        text = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        text = f"{type(error).__name__}: {first}"
+        if isinstance(error, psycopg.Error):
+            text += f" (SQLSTATE {error.sqlstate})"
         try:
             range_id = self.cursor
             if range_id is None:                   # before its first range (a snapshot that does not restore)
