@@ -81,6 +81,9 @@ BEGIN
                 WHERE c.role = p_role AND c.node <> p_node AND c.want > c.connections) THEN
         SELECT count(*) + 1 INTO v_n FROM voyager.nntp_claims c WHERE c.role = p_role AND c.node <> p_node;
         v_cap := least(v_share.max_connections, p_limit - (v_others - v_role_oth) - v_reserved - v_ahead);
+        IF NOT v_share.reserve THEN        -- the fair share of what the reserve leaves
+            v_cap := least(v_cap, v_bulk - (v_bulk_oth - v_role_oth));
+        END IF;
         v_grant := least(v_grant, greatest(ceil(v_cap::numeric / v_n)::integer, 1));
     END IF;
     -- the reserve, which headers and probes may not take

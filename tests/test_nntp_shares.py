@@ -73,7 +73,14 @@ def test_headers_and_probes_leave_the_reserve_to_the_others(conn):
     assert claim(conn, "h1", 8, 8) == 4
     assert claim(conn, "h1", 4, 4) == 2
     assert claim(conn, "h1", 1, 1) == 1
+    # two processes of a small account share what the reserve leaves: the starved one gets its part
+    conn.execute("DELETE FROM voyager.nntp_claims")
+    assert claim(conn, "a", 2, 4) == 2
+    assert claim(conn, "b", 2, 4) == 0
+    assert claim(conn, "a", 2, 4) == 1
+    assert claim(conn, "b", 2, 4) == 1
     set_setting(conn, "nntp_reserve", 0)
+    conn.execute("DELETE FROM voyager.nntp_claims")
     assert claim(conn, "h1", 8, 8) == 8
 
 
