@@ -1,9 +1,12 @@
--- Deploy voyager:function_lease_group to pg
+-- Deploy voyager:function_lease_group to pg: the most urgent range first between groups
 BEGIN;
 
 -- Leases one group for a lane: the free group (or one whose holder went silent)
--- with work in the lane, alternating between the most planned articles and the
--- longest unheld (never held first). SKIP LOCKED: two claimants never get the
+-- with work in the lane whose most urgent range (the lowest priority number of
+-- what the lane may take: capture windows and raised priorities first) is the
+-- most urgent; within a priority alternating between the most planned articles
+-- and the longest unheld (never held first). A lane with a failed range is not
+-- leased (lane_claimable). SKIP LOCKED: two claimants never get the
 -- same group and never wait for each other. Returns no row when nothing is free.
 -- The tail lane's first lease of a group continues the history lane's window
 -- when the history is caught up and its snapshot stands where the tail begins
@@ -40,9 +43,15 @@ BEGIN
       FROM voyager.group_leases gl
       JOIN voyager.groups g ON g.id = gl.group_id
      CROSS JOIN LATERAL (SELECT voyager.lane_backlog(gl.group_id, gl.lane, v_min, v_max, v_capture) AS articles) todo
+     CROSS JOIN LATERAL (SELECT min(r.priority) AS priority FROM voyager.ranges r
+                          WHERE r.group_id = gl.group_id
+                            AND ((r.status = 'planned' AND r.priority BETWEEN v_min AND v_max
+                                  AND (NOT v_capture OR r.capture))
+                                 OR (r.status = 'leased' AND r.lane = gl.lane))) urgent
      WHERE gl.lane = v_lane AND g.active
        AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
-     ORDER BY CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
+     ORDER BY urgent.priority NULLS LAST,
+              CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
               g.priority
      LIMIT 1

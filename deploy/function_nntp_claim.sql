@@ -1,4 +1,4 @@
--- Deploy voyager:function_nntp_claim to pg
+-- Deploy voyager:function_nntp_claim to pg: the reserve
 BEGIN;
 -- The account's connection budget, handed out by the database. A worker process
 -- claims what it wants for a role and gets what it may hold now; it renews the
@@ -8,7 +8,11 @@ BEGIN;
 -- Every claimant locks every nntp_shares row (FOR UPDATE, in role order) before
 -- reading the sums, so claims are serialized across processes and machines: the
 -- sum over live claims never exceeds the account's limit.
-CREATE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer,
+-- The reserve: the roles that may not take it (headers, probes) together never
+-- hold more than the limit less nntp_reserve (less half the limit, for an
+-- account under twice the reserve): the rest is for the spotter, the spot
+-- inspector, the plain connection and reconnects.
+CREATE OR REPLACE FUNCTION voyager.nntp_claim(p_node text, p_role text, p_want integer, p_limit integer,
                                    p_held integer DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql AS $$
@@ -23,6 +27,8 @@ DECLARE
     v_cap      integer;
     v_n        integer;
     v_grant    integer;
+    v_bulk     integer;   -- what the roles that may not take the reserve may hold together
+    v_bulk_oth integer;   -- other live claims of those roles
 BEGIN
     IF p_node IS NULL OR p_node = '' THEN
         RAISE EXCEPTION 'a claim needs the node''s name' USING ERRCODE = '22023';
@@ -50,7 +56,16 @@ BEGIN
       LEFT JOIN (SELECT c.role, sum(c.connections) AS used FROM voyager.nntp_claims c
                   WHERE NOT (c.node = p_node AND c.role = p_role) GROUP BY c.role) u ON u.role = s.role
      WHERE s.role <> p_role;
-    SELECT coalesce(sum(greatest(c.want - c.connections, 0)), 0) INTO v_ahead
+    -- what headers and probes may hold together, and hold now (not this claim)
+    v_bulk := p_limit - least(voyager.setting_int('nntp_reserve')::integer, p_limit / 2);
+    SELECT coalesce(sum(c.connections), 0) INTO v_bulk_oth
+      FROM voyager.nntp_claims c JOIN voyager.nntp_shares s ON s.role = c.role
+     WHERE NOT s.reserve AND NOT (c.node = p_node AND c.role = p_role);
+    -- unmet wants ahead; those of headers and probes only as far as the reserve lets them grow
+    SELECT coalesce(sum(greatest(c.want - c.connections, 0)) FILTER (WHERE s.reserve), 0)
+         + least(coalesce(sum(greatest(c.want - c.connections, 0)) FILTER (WHERE NOT s.reserve), 0),
+                 greatest(v_bulk - v_bulk_oth, 0))
+      INTO v_ahead
       FROM voyager.nntp_claims c JOIN voyager.nntp_shares s ON s.role = c.role
      WHERE s.priority < v_share.priority;
 
@@ -66,7 +81,14 @@ BEGIN
                 WHERE c.role = p_role AND c.node <> p_node AND c.want > c.connections) THEN
         SELECT count(*) + 1 INTO v_n FROM voyager.nntp_claims c WHERE c.role = p_role AND c.node <> p_node;
         v_cap := least(v_share.max_connections, p_limit - (v_others - v_role_oth) - v_reserved - v_ahead);
+        IF NOT v_share.reserve THEN        -- the fair share of what the reserve leaves
+            v_cap := least(v_cap, v_bulk - (v_bulk_oth - v_role_oth));
+        END IF;
         v_grant := least(v_grant, greatest(ceil(v_cap::numeric / v_n)::integer, 1));
+    END IF;
+    -- the reserve, which headers and probes may not take
+    IF NOT v_share.reserve THEN
+        v_grant := least(v_grant, v_bulk - v_bulk_oth);
     END IF;
     -- the invariant, whatever the shares say: never more than the account allows
     v_grant := greatest(0, least(v_grant, p_limit - v_others));

@@ -1,5 +1,6 @@
--- Deploy voyager:function_plan_groups to pg
+-- Deploy voyager:function_plan_groups to pg: absurd rows refused one by one (refused)
 BEGIN;
+DROP FUNCTION voyager.plan_groups(jsonb, text);
 -- Plans groups from LIST ACTIVE data; run once for the first plan and then every
 -- couple of minutes with fresh data as the tail planner.
 --  * Ranges lie on a grid tiled from article 1: cell k holds articles
@@ -13,10 +14,13 @@ BEGIN;
 --    nothing taken from it) up to its cell's end before tail ranges are added,
 --    so a quiet group does not become thousands of slivers.
 --  * An inactive (removed) group keeps its watermarks up to date, nothing more.
+--  * A row with absurd watermarks (voyager.listing_refusals: negative, reversed,
+--    above listing_max_article) is refused alone: nothing of it is planned and its
+--    row comes back with `refused`, the reason; the other rows are planned.
 -- Every article from 1 to the highest watermark seen is in exactly one range.
 CREATE FUNCTION voyager.plan_groups(listing jsonb, wildmat text DEFAULT NULL)
 RETURNS TABLE (group_name text, priority integer, added boolean, ranges_added integer,
-               ranges_grown integer, articles_planned bigint)
+               ranges_grown integer, articles_planned bigint, refused text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
@@ -41,10 +45,17 @@ BEGIN
         name text PRIMARY KEY, low bigint, high bigint, priority integer
     ) ON COMMIT DROP;
     TRUNCATE plan_listing;
+    CREATE TEMP TABLE IF NOT EXISTS plan_refused (name text PRIMARY KEY, reason text) ON COMMIT DROP;
+    TRUNCATE plan_refused;
+    INSERT INTO plan_refused
+    SELECT r.group_name, r.reason FROM voyager.listing_refusals(listing) r
+     WHERE wildmat IS NULL OR voyager.wildmat(wildmat, r.group_name);
     INSERT INTO plan_listing
-    SELECT x.name, x.low, x.high, x.priority
-      FROM jsonb_to_recordset(listing) AS x(name text, low bigint, high bigint, priority integer)
-     WHERE wildmat IS NULL OR voyager.wildmat(wildmat, x.name);
+    SELECT x.name, (e.row ->> 'low')::bigint, (e.row ->> 'high')::bigint, x.priority
+      FROM jsonb_array_elements(listing) AS e(row)
+     CROSS JOIN LATERAL jsonb_to_record(e.row) AS x(name text, priority integer)
+     WHERE (wildmat IS NULL OR voyager.wildmat(wildmat, x.name))
+       AND NOT EXISTS (SELECT 1 FROM plan_refused f WHERE f.name = x.name);
 
     -- A priority number given for a new group must be free.
     SELECT l.name INTO v_taken FROM plan_listing l
@@ -126,10 +137,15 @@ BEGIN
         group_name := g.name; priority := g.priority;
         added := v_last.id IS NULL AND g.active;
         ranges_added := v_added; ranges_grown := v_grown; articles_planned := v_articles;
+        refused := NULL;
         v_last := NULL;
         RETURN NEXT;
     END LOOP;
+    RETURN QUERY
+    SELECT f.name, gr.priority, false, 0, 0, 0::bigint, f.reason
+      FROM plan_refused f LEFT JOIN voyager.groups gr ON gr.name = f.name
+     ORDER BY f.name;
 END $$;
 COMMENT ON FUNCTION voyager.plan_groups(jsonb, text)
-    IS 'Plans groups from LIST ACTIVE rows [{"name","low","high"[,"priority"]}], optionally a wildmat of them; also the tail planner';
+    IS 'Plans groups from LIST ACTIVE rows [{"name","low","high"[,"priority"]}], optionally a wildmat of them; also the tail planner; a row with absurd watermarks is refused alone (refused)';
 COMMIT;

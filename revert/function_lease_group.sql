@@ -1,4 +1,4 @@
--- Revert voyager:function_lease_group from pg: lease_group with its own copy of the lane's bounds
+-- Revert voyager:function_lease_group from pg: the previous definition
 BEGIN;
 
 -- Leases one group for a lane: the free group (or one whose holder went silent)
@@ -9,6 +9,7 @@ BEGIN;
 -- when the history is caught up and its snapshot stands where the tail begins
 -- (the seam): the snapshot is handed over, so the releases open at the history's
 -- end are finished by the tail, under the same keys.
+-- The lane's band is lane_bounds's (lane_idle asks within it too).
 CREATE OR REPLACE FUNCTION voyager.lease_group(
     p_lane text,
     p_node text DEFAULT NULL,
@@ -31,21 +32,8 @@ DECLARE
     v_held    boolean;
     v_node    text := coalesce(nullif(p_node, ''), 'unnamed');
 BEGIN
-    IF p_lane IS NULL OR p_lane NOT IN ('history', 'tail') THEN
-        RAISE EXCEPTION 'lane must be history or tail, not %', coalesce(p_lane, 'null') USING ERRCODE = '22023';
-    END IF;
-    v_lane := p_lane::voyager.lane;
-    IF v_lane = 'tail' THEN
-        -- The tail lane works the tail planner's ranges, whatever the bounds.
-        v_min := -2147483648; v_max := v_tail; v_capture := false;
-    ELSE
-        v_min := greatest(coalesce(p_min_priority, voyager.setting_int('lease_min_priority')::integer), v_tail + 1);
-        v_max := coalesce(p_max_priority, voyager.setting_int('lease_max_priority')::integer);
-        v_capture := coalesce(p_capture_only, voyager.setting_bool('lease_capture_only'));
-    END IF;
-    IF v_min > v_max THEN
-        RAISE EXCEPTION 'empty priority bounds % .. %', v_min, v_max USING ERRCODE = '22023';
-    END IF;
+    SELECT b.lane, b.min_priority, b.max_priority, b.capture_only INTO v_lane, v_min, v_max, v_capture
+      FROM voyager.lane_bounds(p_lane, p_min_priority, p_max_priority, p_capture_only) b;
     v_turn := nextval('voyager.group_lease_turns');
 
     SELECT gl.group_id, gl.token IS NOT NULL INTO v_group, v_held

@@ -517,3 +517,80 @@ def test_a_partial_replay_sets_the_ranges_outside_its_articles_aside(conn):
     assert conn.execute("SELECT voyager.set_aside_ranges(150, 320)").fetchone()[0] == 2
     assert [(r[0], r[3]) for r in ranges(conn, "g.a")] == \
         [(1, "ancient"), (101, "planned"), (201, "planned"), (301, "planned"), (401, "ancient")]
+
+
+def test_the_most_urgent_range_decides_between_groups(three_groups):
+    """A raised priority or a capture window goes first, whatever the
+    alternation's turn; within one priority the alternation is as before."""
+    conn = three_groups
+    conn.execute("""UPDATE voyager.ranges SET priority = 5 WHERE start_article = 2001
+                     AND group_id = (SELECT id FROM voyager.groups WHERE name = 'g.mid')""")
+    conn.execute("""UPDATE voyager.ranges SET priority = 2, capture = true WHERE start_article = 1
+                     AND group_id = (SELECT id FROM voyager.groups WHERE name = 'g.small')""")
+    for turn in (2, 3):         # a biggest-backlog turn and a longest-unheld turn alike
+        conn.execute("SELECT setval('voyager.group_lease_turns', %s)", (turn,))
+        first = lease(conn, "history", "n1")
+        assert first["group_name"] == "g.small"     # the capture window at 2
+        second = lease(conn, "history", "n2")
+        assert second["group_name"] == "g.mid"      # the raised range at 5
+        third = lease(conn, "history", "n3")
+        assert third["group_name"] == "g.big"
+        for h in (first, second, third):
+            conn.execute("SELECT voyager.release_group(%s)", (h["token"],))
+    # the raised range done, g.mid is back at the history's priority: the alternation decides
+    conn.execute("UPDATE voyager.ranges SET priority = 100, capture = false")
+    conn.execute("SELECT setval('voyager.group_lease_turns', 2)")   # next turn 3: biggest
+    assert lease(conn, "history", "n4")["group_name"] == "g.big"
+
+
+def fail(conn, token, range_id, error="refused"):
+    return conn.execute("SELECT voyager.fail_range(%s, %s, %s)", (token, range_id, error)).fetchone()[0]
+
+
+def test_a_failed_range_stops_its_lane_until_retried(three_groups):
+    """fail_range: the range failed with its error, the lane given back with its
+    snapshot, never leased while the range is failed (the carried window must not
+    skip it), not work left for lane_idle; retry_ranges frees it."""
+    conn = three_groups
+    conn.execute("SELECT setval('voyager.group_lease_turns', 2)")   # next turn 3: biggest
+    held = lease(conn, "history", "n1")
+    assert held["group_name"] == "g.big"
+    rng = next_range(conn, held["token"])
+    finish_range(conn, held["token"], rng)
+    conn.execute("SELECT voyager.store_snapshot(%s, 1001, 'window')", (held["token"],))
+    rng = next_range(conn, held["token"])
+    advance(conn, held["token"], rng, 1001, 1501, 500)
+    assert fail(conn, held["token"], rng["range_id"], "store_batch: invalid byte sequence") is True
+    with pytest.raises(psycopg.Error) as e:                     # the lease went back
+        next_range(conn, held["token"])
+    assert sqlstate_of(e) == LEASE_LOST
+    # the range failed, its resume point back at the snapshot; the lane is free
+    assert ranges(conn, "g.big")[:3] == [(1, 1000, 1001, "done", 100, "history"),
+                                          (1001, 2000, 1001, "failed", 100, "history"),
+                                          (2001, 3000, 2001, "planned", 100, None)]
+    assert conn.execute("SELECT token FROM voyager.group_leases gl JOIN voyager.groups g ON g.id = gl.group_id "
+                        "WHERE g.name = 'g.big' AND gl.lane = 'history'").fetchone()[0] is None
+    failed = conn.execute("SELECT group_name, lane::text, start_article, error FROM voyager.status_failed").fetchall()
+    assert failed == [("g.big", "history", 1001, "store_batch: invalid byte sequence")]
+    bands = conn.execute("SELECT sum(failed) FROM voyager.status_bands").fetchone()[0]
+    assert bands == 1
+    # the other groups are leased, g.big never; the tail lane is not stopped by it
+    names = {lease(conn, "history", f"m{i}")["group_name"] for i in range(2)}
+    assert names == {"g.mid", "g.small"}
+    assert lease(conn, "history", "m3") is None
+    conn.execute("UPDATE voyager.group_leases SET token = NULL, holder = NULL")
+    conn.execute("UPDATE voyager.ranges SET status = 'done' FROM voyager.groups g "
+                 "WHERE g.id = group_id AND g.name <> 'g.big' AND status = 'planned'")
+    assert idle(conn, "history"), "g.big's planned ranges wait behind the failed one: not work left"
+    # retry: planned again, the lane leasable, the next holder starts at the snapshot
+    assert conn.execute("SELECT voyager.retry_ranges('g.big')").fetchone()[0] == 1
+    assert not idle(conn, "history")
+    held = lease(conn, "history", "n2")
+    assert held["group_name"] == "g.big" and held["snapshot_article"] == 1001
+    rng = next_range(conn, held["token"])
+    assert (rng["start_article"], rng["next_article"]) == (1001, 1001)
+    assert conn.execute("SELECT error FROM voyager.ranges WHERE id = %s", (rng["range_id"],)).fetchone()[0] is None
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="no group named"):
+        conn.execute("SELECT voyager.retry_ranges('g.nope')")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="not one the lease"):
+        fail(conn, held["token"], 999999)

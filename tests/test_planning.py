@@ -94,8 +94,6 @@ def test_the_wildmat_selects_groups(conn):
 
 
 @pytest.mark.parametrize("listing,message", [
-    ([{"name": "a.b", "low": -1, "high": 10}], "low must be a whole number"),
-    ([{"name": "a.b", "low": 100, "high": 10}], "reversed watermarks"),
     ([{"name": "", "low": 1, "high": 10}], "non-empty string"),
     ([{"name": "a b", "low": 1, "high": 10}], "without spaces"),
     ([{"low": 1, "high": 10}], "non-empty string"),
@@ -116,6 +114,30 @@ def test_a_malformed_listing_is_refused_and_nothing_changes(conn, listing, messa
         conn.execute("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(bad),))
     assert conn.execute("SELECT count(*), sum(end_article) FROM voyager.ranges").fetchone() == before
     assert conn.execute("SELECT count(*) FROM voyager.groups").fetchone()[0] == 1
+
+
+@pytest.mark.parametrize("row,reason", [
+    ({"name": "a.huge", "low": 1, "high": 2 ** 62}, "absurd watermark"),
+    ({"name": "a.huge", "low": 2 ** 64, "high": 2 ** 64 + 5}, "absurd watermark"),
+    ({"name": "a.huge", "low": -5, "high": 10}, "negative watermark"),
+    ({"name": "a.huge", "low": 100, "high": 10}, "reversed watermarks"),
+])
+def test_a_row_with_absurd_watermarks_is_refused_alone_with_its_name(conn, row, reason):
+    """A provider's bug in one group's row: that row is refused and named (not
+    billions of ranges), the other rows are planned; a known group keeps what it had."""
+    set_setting(conn, "range_articles", 1000)
+    plan(conn, [{"name": "a.huge", "low": 1, "high": 1500}])
+    before = ranges(conn, "a.huge")
+    rows = plan(conn, [{"name": "a.fine", "low": 1, "high": 2500}, row])
+    refused = {r[0]: r[6] for r in rows if r[6] is not None}
+    assert list(refused) == ["a.huge"] and reason in refused["a.huge"]
+    assert ranges(conn, "a.huge") == before
+    assert conn.execute("SELECT high FROM voyager.groups WHERE name = 'a.huge'").fetchone()[0] == 1500
+    assert [r[:2] for r in ranges(conn, "a.fine")] == [(1, 1000), (1001, 2000), (2001, 2500)]
+    # the bound is a setting
+    set_setting(conn, "listing_max_article", 2000)
+    rows = plan(conn, [{"name": "a.fine", "low": 1, "high": 2600}])
+    assert rows[0][6] is not None and "above listing_max_article 2000" in rows[0][6]
 
 
 def test_a_priority_number_already_taken_is_refused(conn):

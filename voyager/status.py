@@ -18,6 +18,7 @@ PANELS = [
     ("catalog", "Catalog (against catalog_max_gb)", "voyager.status_catalog", True),
     ("throughput", "The last hour", "voyager.status_throughput", True),
     ("bands", "Ranges by band", "voyager.status_bands", False),
+    ("failed", "Failed ranges (each stops its lane until voyager ranges retry)", "voyager.status_failed", False),
     ("tail", "Tail backlog", "voyager.status_tail", False),
     ("held", "Held groups", "voyager.status_held", False),
     ("spool", "Spool", "voyager.status_spool", False),

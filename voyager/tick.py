@@ -81,7 +81,8 @@ def tail_plan(ctx: JobContext) -> dict:
     ranges are added); groups `tail_plan_wildmat` accepts are added when they
     appear. No server configured, or none reachable: skipped with a warning."""
     from voyager_pl.wildmat import match
-    from workers.nntp import NntpBusy, NntpConfig, NntpConnectionLost, NntpTemporaryError, list_active
+    from workers.nntp import NntpBusy, NntpConfig, NntpConnectionLost, NntpTemporaryError
+    from workers.planner import NoConnectionFree, list_active_claimed
 
     if not nntp_configured(ctx.environ):
         reason = "no news server configured (VOYAGER_NNTP_HOST)"
@@ -94,17 +95,27 @@ def tail_plan(ctx: JobContext) -> dict:
         return {"skipped": "no group planned yet and tail_plan_wildmat is empty"}
     cfg = NntpConfig.from_env(ctx.environ)
     try:
-        listing = list_active(cfg, None, retries=1)
+        # its connection from the account's budget, like every worker's
+        listing = list_active_claimed(ctx.conn, f"{ctx.node}/tail_plan", cfg, None, retries=1)
+    except NoConnectionFree as e:
+        log.warning("tail_plan skipped: %s", e)
+        return {"skipped": str(e)}
     except (NntpConnectionLost, NntpBusy, NntpTemporaryError) as e:
         reason = f"news server {cfg.host}:{cfg.port} not reachable: {e}"
         log.warning("tail_plan skipped: %s", reason)
         return {"skipped": reason}
     rows = [r for r in listing if r["name"] in known or (wildmat and match(wildmat, r["name"]))]
-    planned = ctx.statement("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(rows),)) if rows else []
+    result = ctx.statement("SELECT * FROM voyager.plan_groups(%s)", (Jsonb(rows),)) if rows else []
+    planned = [p for p in result if p[6] is None]
+    refused = {p[0]: p[6] for p in result if p[6] is not None}     # absurd watermarks, refused by name
+    if refused:
+        log.warning("tail_plan: LIST ACTIVE rows refused: %s", refused)
     listed = {r["name"] for r in listing}
     return {
         "groups_listed": len(listing),
         "groups_planned": len(planned),
+        "groups_refused": len(refused),
+        "refused": refused,
         "groups_added": sum(1 for p in planned if p[2]),
         "groups_missing": len(known - listed),      # planned groups the server no longer lists
         "ranges_added": sum(p[3] for p in planned),

@@ -46,6 +46,11 @@ RECV_BYTES = 1 << 18
 BULK_BYTES = 8 << 20
 BULK_KEEP = 8 << 20
 RECV_ROOM = 1 << 20
+# The most one reply may hold, on the wire or inflated: a 100,000-article
+# overview chunk is ~25-55 MB as text, so a reply past this is a server's
+# garbage (a body without its dot line, a stream that never ends), refused
+# before it takes the worker's memory (NntpReplyTooLarge).
+MAX_REPLY_BYTES = 256 << 20
 # Overview modes, best first. gzip-term first: its end is inside the stream.
 MODES = ("gzip-term", "gzip", "xzver", "deflate", "plain")
 COMPRESSED = frozenset(MODES) - {"plain"}
@@ -64,6 +69,7 @@ _AUTH = re.compile(rb"auth|password|user|credential|login", re.I)
 # and innd (a feeder port) answers a reader's GROUP with "502 Permission denied".
 _DENIED = re.compile(rb"permission|denied|not allowed|forbidden", re.I)
 _DATE_SHAPE = b"111 99999999999999\r\n"
+_INT = re.compile(rb"[-+]?\d{1,40}")
 _DATE_REPLY = re.compile(rb"111 (\d{14})\r\n")
 # A reply's dot line and the answer to the DATE sent behind it, at the end of
 # what came (a server without DATE answers 500-503: the end all the same)
@@ -88,7 +94,14 @@ class NntpTimeout(NntpConnectionLost):
 
 
 class NntpProtocolError(NntpError):
-    """A reply this client does not understand; the connection is closed."""
+    """A reply this client does not understand (a garbage server: a greeting
+    that is no status line, a short 211, a body without its dot line, a yEnc
+    trailer that is no number); the connection is closed, and call() asks
+    again on a new one."""
+
+
+class NntpReplyTooLarge(NntpProtocolError):
+    """A reply past max_reply_bytes (MAX_REPLY_BYTES), on the wire or inflated."""
 
 
 class NntpReplyError(NntpError):
@@ -131,7 +144,7 @@ class OverviewCutShort(NntpError):
     `fetch_overview` asks again, then in plain mode."""
 
 
-RETRYABLE = (NntpConnectionLost, NntpBusy, NntpTemporaryError)
+RETRYABLE = (NntpConnectionLost, NntpBusy, NntpTemporaryError, NntpProtocolError)
 
 
 # -- configuration -------------------------------------------------------------------------------
@@ -166,6 +179,7 @@ class NntpConfig:
     backoff_base: float = 1.0          # seconds; doubles per failure ...
     backoff_max: float = 60.0          # ... up to this, jittered
     cut_retries: int = 1               # a cut compressed reply asked again this often, then plain
+    max_reply_bytes: int = MAX_REPLY_BYTES   # one reply at most, on the wire or inflated
 
     def __post_init__(self):
         if not self.port:
@@ -189,6 +203,7 @@ class NntpConfig:
             verify=_flag(_env(e, "VOYAGER_NNTP_VERIFY", "1"), "VOYAGER_NNTP_VERIFY"),
             connections=int(_env(e, "VOYAGER_NNTP_CONNECTIONS", "8")),
             timeout=float(_env(e, "VOYAGER_NNTP_TIMEOUT", "60")),
+            max_reply_bytes=int(float(_env(e, "VOYAGER_NNTP_MAX_REPLY_MB", str(MAX_REPLY_BYTES >> 20))) * (1 << 20)),
         )
         modes = _env(e, "VOYAGER_NNTP_MODES", None)
         if modes:
@@ -241,7 +256,7 @@ def _zlib_header(b: bytes) -> bool:
 
 _YESC = {bytes((e,)): bytes(((e - 64) & 0xFF,)) for e in range(256)}
 _YTABLE = bytes((i - 42) & 0xFF for i in range(256))
-_YKEY = re.compile(rb"\b(size|crc32|pcrc32)=([0-9A-Fa-f]+)")
+_YKEY = re.compile(rb"\b(size|crc32|pcrc32)=(\S*)")
 
 
 # The escapes yEnc encoders write: "=" and the critical character plus 64 (NUL,
@@ -286,17 +301,22 @@ def ydecode(block: bytes) -> bytes:
     payload = _yunescape(block[pos:at].replace(CRLF, b""))
     data = payload.translate(_YTABLE)
     size = end.get(b"size")
+    if size is not None and not size.isdigit():
+        raise NntpProtocolError(f"XZVER reply's =yend size is not a number: {size[:40]!r}")
     if size is not None and int(size) != len(data):
         raise OverviewCutShort(f"XZVER reply decodes to {len(data)} bytes, its =yend says {int(size)}")
     crc = end.get(b"crc32") or end.get(b"pcrc32")
+    if crc is not None and not re.fullmatch(rb"[0-9A-Fa-f]{1,64}", crc):
+        raise NntpProtocolError(f"XZVER reply's =yend crc32 is not hex digits: {crc[:40]!r}")
     if crc is not None and int(crc, 16) != zlib.crc32(data):
         raise OverviewCutShort("XZVER reply fails its CRC32")
     return data
 
 
-def inflate_any(data: bytes) -> bytes:
+def inflate_any(data: bytes, cap: int = MAX_REPLY_BYTES) -> bytes:
     """A zlib, gzip or raw deflate stream inflated whole (providers differ in
-    what XZVER carries); OverviewCutShort when it stops early."""
+    what XZVER carries); OverviewCutShort when it stops early,
+    NntpReplyTooLarge when it inflates past cap."""
     if data[:2] == b"\x1f\x8b":
         tries = (31,)
     elif len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0:
@@ -307,10 +327,12 @@ def inflate_any(data: bytes) -> bytes:
     for wbits in tries:
         d = zlib.decompressobj(wbits)
         try:
-            text = d.decompress(data)
+            text = d.decompress(data, cap + 1)
         except zlib.error as e:
             problem = str(e)
             continue
+        if len(text) > cap:
+            raise NntpReplyTooLarge(f"compressed overview inflates past {cap} bytes")
         if d.eof:
             return text
         problem = "the stream stops before its end"
@@ -589,8 +611,11 @@ class NntpConnection:
         it goes back to the conversation. The buffer is this connection's
         and is reused: the caller copies out what it keeps at once."""
         pending = self._buf
+        cap = self.config.max_reply_bytes
         if self._inflater is not None:    # COMPRESS DEFLATE: the bytes come inflated, through _recv
             while (end := done(pending, len(pending))) < 0:
+                if len(pending) > cap:
+                    self._too_large(cap)
                 pending += self._recv()
             with memoryview(pending) as view:
                 out = bytearray(view[:end])
@@ -605,6 +630,8 @@ class NntpConnection:
         pending.clear()
         sock = self.sock
         while (end := done(big, n)) < 0:
+            if n > cap:
+                self._too_large(cap)
             if len(big) - n < RECV_ROOM:
                 big += bytes(len(big))
             if sock is None:
@@ -623,8 +650,15 @@ class NntpConnection:
             self._big = big
         return big, end
 
+    def _too_large(self, cap: int):
+        self._buf.clear()
+        self.close(quit=False)               # the rest of the reply is not read
+        raise NntpReplyTooLarge(f"a reply larger than {cap} bytes (max_reply_bytes): refused")
+
     def _read_block(self) -> bytes:
-        """A multi-line body up to its terminating dot line (still dot-stuffed)."""
+        """A multi-line body up to its terminating dot line (still dot-stuffed).
+        A server that closes before the dot line sent a body without one:
+        NntpProtocolError (a silent one times out: NntpTimeout)."""
         scanned = 0
 
         def done(buf: bytearray, n: int) -> int:
@@ -635,7 +669,12 @@ class NntpConnection:
             scanned = n
             return -1 if i < 0 else i + 5
 
-        buf, end = self._fill(done)
+        try:
+            buf, end = self._fill(done)
+        except NntpTimeout:
+            raise
+        except NntpConnectionLost as e:
+            raise NntpProtocolError(f"a multi-line reply without its terminating dot line ({e})") from e
         with memoryview(buf) as view:
             return bytes(view[:end - 3])       # one copy, without the dot line
 
@@ -675,13 +714,11 @@ class NntpConnection:
         rows = []
         for raw in unstuff(self._read_block()).split(CRLF):
             f = raw.split()
-            if len(f) < 3 or not (f[1].isdigit() and f[2].isdigit()):
-                continue
-            high, low = int(f[1]), int(f[2])
-            # an empty group may list any high below low; RFC 3977's form is low - 1,
-            # the one plan_groups accepts
-            rows.append({"name": f[0].decode("utf-8", "surrogateescape"), "low": low,
-                         "high": high if high >= low else max(low - 1, 0)})
+            if len(f) < 3 or not (_INT.fullmatch(f[1]) and _INT.fullmatch(f[2])):
+                continue                        # not a row: no watermarks to read
+            # parsed as they are: plan_groups decides (an absurd, negative or
+            # reversed row is refused there by its name)
+            rows.append({"name": f[0].decode("utf-8", "surrogateescape"), "low": int(f[2]), "high": int(f[1])})
         return rows
 
     def group(self, name: str) -> GroupInfo:
@@ -691,6 +728,9 @@ class NntpConnection:
             self.group_name = None
             raise self._refused(code, line, f"GROUP {name}")
         f = line.split()
+        if len(f) < 4 or not all(x.isdigit() for x in f[1:4]):
+            self.close(quit=False)
+            raise NntpProtocolError(f"GROUP {name}: a 211 without its count, low and high: {line[:80]!r}")
         self.group_name = name
         return GroupInfo(name, int(f[1]), int(f[2]), int(f[3]))
 
@@ -882,13 +922,13 @@ class NntpConnection:
         payload = ydecode(unstuff(self._read_block()))
         if _zlib_header(payload):
             return Overview(ZLIB, payload)
-        text = inflate_any(payload)
+        text = inflate_any(payload, self.config.max_reply_bytes)
         if text and not text.endswith(b"\n"):
             raise OverviewCutShort("XZVER reply inflates to a partial last line")
         return Overview(TEXT, text)
 
     def _read_xzver(self) -> bytes:
-        text = inflate_any(ydecode(unstuff(self._read_block())))
+        text = inflate_any(ydecode(unstuff(self._read_block())), self.config.max_reply_bytes)
         if text and not text.endswith(b"\n"):
             raise OverviewCutShort("XZVER reply inflates to a partial last line")
         return text
@@ -913,12 +953,17 @@ class NntpConnection:
         buf.clear()
         tail = b""
         probed = False
+        cap = self.config.max_reply_bytes
+        inflated = 0
         while True:
             try:
-                parts.append(d.decompress(data))
+                parts.append(d.decompress(data, cap + 1 - inflated))
             except zlib.error as e:
                 self.close(quit=False)         # the rest of the reply cannot be found
                 raise OverviewCutShort(f"compressed reply does not inflate: {e}") from e
+            inflated += len(parts[-1])
+            if inflated > cap:
+                self._too_large(cap)
             if d.eof:
                 buf += d.unused_data
                 break

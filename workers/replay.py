@@ -39,6 +39,7 @@ class CorpusLane(LaneWorker):
     and each stored batch keeps them."""
 
     flush_releases = 0       # the end of a group's data as one batch (`voyager bench store` replays these calls)
+    fail_ranges = False      # a refused batch is the replay's error, raised
 
     def __init__(self, conn: psycopg.Connection, root: str | Path, node: str = "replay", store: Store | None = None,
                  first: int | None = None, last: int | None = None, progress=None):

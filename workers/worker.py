@@ -323,6 +323,7 @@ def lease_errors():
 
 class LaneWorker:
     flush_releases = 1000    # releases a flush batch holds: the store stores one while the window makes the next
+    fail_ranges = True       # a refused batch or an unfetchable chunk fails the range (fail_group); else it is raised
 
     def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
@@ -336,9 +337,10 @@ class LaneWorker:
         self._last_snapshot = time.monotonic()
         self._storer: ThreadPoolExecutor | None = None    # the store thread: a batch in flight beside the window
         self._in_flight: Future | None = None
+        self.cursor: int | None = None            # the held lease's cursor range
         self.stats = {"headers": 0, "batches": 0, "groups": 0, "ranges": 0, "snapshots": 0,
                       "chunks_from_corpus": 0, "chunks_fetched_again": 0, "takeovers": 0,
-                      "lease_ends_held": 0}
+                      "lease_ends_held": 0, "ranges_failed": 0}
         self.cpu = {"window": 0.0, "store": 0.0}   # this (the main) thread's CPU seconds
         self.nntp: dict = {}                      # the fetcher's: replies by mode, bytes
 
@@ -399,10 +401,13 @@ class LaneWorker:
             self.stats["takeovers"] += int(bool(taken_over))
             self.keeper.lost = False
             self.keeper.token = token
+            self.cursor = None
             try:
                 self.work_group(token, gid, name)
             except GroupLost as e:
                 log.warning("%s: %s", name, e)
+            except Exception as e:                 # refused or unfetchable: that lane waits, the rest goes on
+                self.fail_group(token, name, e)
             finally:
                 self.keeper.token = None
 
@@ -435,6 +440,37 @@ class LaneWorker:
         """Nothing left for this lane and no lease of it held (voyager.lane_idle)."""
         return self.conn.execute("SELECT voyager.lane_idle(%s)", (self.lane,)).fetchone()[0]
 
+    def fail_group(self, token, name: str, error: Exception) -> None:
+        """A batch the database refused (for any reason but a lost lease) or a
+        chunk not fetched after its tries: the cursor range is marked failed with
+        the error (voyager.fail_range) and the lane given back with its snapshot
+        as it stands; the database leases that lane no more until `voyager ranges
+        retry`. The window in hand goes. Without a database to tell, the error
+        stands (the process ends, as it must without one)."""
+        self._in_flight = None
+        if not self.fail_ranges or (isinstance(error, psycopg.Error) and error.sqlstate is None):
+            raise error                             # the connection itself: nobody to tell
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        text = f"{type(error).__name__}: {first}"
+        if isinstance(error, psycopg.Error):
+            text += f" (SQLSTATE {error.sqlstate})"
+        try:
+            range_id = self.cursor
+            if range_id is None:                   # before its first range (a snapshot that does not restore)
+                row = self.call("SELECT range_id FROM voyager.next_range(%s)", (token,)).fetchone()
+                range_id = row[0] if row else None
+            if range_id is None:
+                self.call("SELECT voyager.release_group(%s)", (token,))
+            else:
+                self.call("SELECT voyager.fail_range(%s, %s, %s)", (token, range_id, text))
+                self.stats["ranges_failed"] += 1
+            log.error("%s: range %s failed: %s", name, range_id, text)
+        except GroupLost as e:
+            log.warning("%s: %s (after: %s)", name, e, text)
+        except psycopg.Error as e:
+            log.error("%s: %s; and marking it failed: %s", name, text, e)
+            raise error from e
+
     # -- one held group
     def call(self, sql: str, params=()):
         with lease_errors():
@@ -459,6 +495,7 @@ class LaneWorker:
         window = Window.restore(bytes(snap[1])) if snap else Window(name)
         self.load_rules(token, window)
         rng = None                  # the lease's cursor range, once next_range gave one
+        self.cursor = None          # its id, for fail_group
         self.resume = None          # its resume point: as next_range gave it, then as store_batch returns it
         written = snapped = True    # since the last stored batch: what is open written out / the window snapshotted
         end_of_data = False
@@ -491,6 +528,7 @@ class LaneWorker:
                 break
             rng = nxt
             range_id, start, end, resume, capture = rng
+            self.cursor = range_id
             self.resume = resume
             self.prefetch_ahead(token, name, rng)
             after = self.run_range(token, window, name, rng)

@@ -506,3 +506,59 @@ def test_a_spool_without_room_still_indexes_range_by_range(corpus, reference, co
         finish(worker(tmp_path, pooled_dsn, srv.port, "--until-idle", env={"VOYAGER_SPOOL_MB": "0"}))
     same_as_reference(conn, corpus, reference)
     assert not [p for p in (tmp_path / "spool").rglob("*") if p.is_file()]
+
+
+def test_a_refused_batch_and_an_unfetchable_chunk_fail_their_ranges_and_the_worker_goes_on(
+        corpus, reference, conn, db_dsn, pooled_dsn, tmp_path):
+    """A group whose batches the database refuses (a planted trigger: a real
+    refusal) and a group the server does not have (its chunk not fetched after
+    its tries): each range goes to failed with its error, the lane back with its
+    snapshot, and the worker carries on with the other groups and finishes them
+    (--until-idle: a failed lane is not work left). `voyager ranges retry` frees
+    them; with the trigger dropped the next worker indexes the group, and the
+    catalog is the replay's."""
+    groups = [g["name"] for g in Corpus(corpus).groups()]
+    refused = groups[0]
+    prepare(conn, corpus, Corpus(corpus).groups() + [{"name": "alt.binaries.nowhere", "low": 1, "high": 10}],
+            nntp_claim_ttl_seconds=3)
+    # the refused group's range is the most urgent: leased first, so the others come after its failure
+    conn.execute("UPDATE voyager.ranges r SET priority = 50 FROM voyager.groups g "
+                 "WHERE g.id = r.group_id AND g.name = %s AND r.status = 'planned'", (refused,))
+    conn.execute(f"""CREATE FUNCTION public.refuse_batches() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id
+                        WHERE r.id = NEW.range_id AND g.name = '{refused}') THEN
+                RAISE EXCEPTION 'planted refusal of %', '{refused}';
+            END IF;
+            RETURN NEW;
+        END $$""")
+    conn.execute("CREATE TRIGGER refuse_batches BEFORE INSERT ON voyager.range_batches "
+                 "FOR EACH ROW EXECUTE FUNCTION public.refuse_batches()")
+    with run_in_thread(corpus, ServerOptions()) as srv:
+        out = finish(worker(tmp_path, pooled_dsn, srv.port, "--until-idle"))
+        assert '"ranges_failed": 2' in out
+        failed = {g: (lane, error) for g, lane, error in
+                  conn.execute("SELECT group_name, lane::text, error FROM voyager.status_failed").fetchall()}
+        assert failed.keys() == {"alt.binaries.nowhere", refused}
+        assert failed["alt.binaries.nowhere"][0] == failed[refused][0] == "history"
+        assert "NntpNoSuchGroup" in failed["alt.binaries.nowhere"][1]
+        assert "planted refusal of" in failed[refused][1]
+        # the others finished; nothing of the failed groups' lanes was handed out after their failure
+        left = conn.execute("SELECT g.name, count(*) FILTER (WHERE r.status NOT IN ('done', 'ancient')) "
+                            "FROM voyager.ranges r JOIN voyager.groups g ON g.id = r.group_id GROUP BY 1").fetchall()
+        assert {g for g, n in left if n} == {refused, "alt.binaries.nowhere"}
+        assert conn.execute("SELECT count(*) FROM voyager.ranges WHERE status = 'leased'").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM voyager.group_leases WHERE token IS NOT NULL").fetchone()[0] == 0
+
+        conn.execute("DROP TRIGGER refuse_batches ON voyager.range_batches")
+        env = dict(os.environ, VOYAGER_DSN=db_dsn)
+        retry = subprocess.run([sys.executable, "-m", "voyager.cli", "ranges", "retry", "--group", refused],
+                               env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert retry.returncode == 0, retry.stderr
+        assert '"ranges_retried": 1' in retry.stdout
+        conn.execute("SELECT voyager.set_group_active('alt.binaries.nowhere', false)")
+        finish(worker(tmp_path, pooled_dsn, srv.port, "--until-idle"))
+    assert conn.execute("SELECT group_name FROM voyager.status_failed").fetchall() == [("alt.binaries.nowhere",)]
+    conn.execute("DELETE FROM voyager.ranges r USING voyager.groups g "
+                 "WHERE g.id = r.group_id AND g.name = 'alt.binaries.nowhere'")
+    same_as_reference(conn, corpus, reference)

@@ -40,19 +40,36 @@ def cmd_plan(args, cfg: Config) -> int:
     if args.corpus:
         listing = read_groups_json(Path(args.corpus))
     else:
-        from workers.nntp import NntpConfig, list_active
+        from workers.planner import list_active_claimed
 
-        listing = list_active(NntpConfig.from_env(), args.wildmat)
+        with db.connect(cfg) as conn:      # its connection from the account's budget
+            listing = list_active_claimed(conn, f"{os.uname().nodename}/plan", None, args.wildmat)
     with db.connect(cfg) as conn:
         rows = plan(conn, listing, args.wildmat)
     added = sum(1 for r in rows if r[2])
+    refused = {r[0]: r[6] for r in rows if r[6] is not None}
     print(json.dumps({
         "groups_listed": len(rows),
         "groups_added": added,
+        "groups_refused": len(refused),
+        "refused": refused,
         "ranges_added": sum(r[3] for r in rows),
         "ranges_grown": sum(r[4] for r in rows),
         "articles_planned": sum(r[5] for r in rows),
     }))
+    return 0
+
+
+def cmd_ranges(args, cfg: Config) -> int:
+    """`voyager ranges retry [--group G]`: failed ranges planned again (voyager.retry_ranges)."""
+    import psycopg
+
+    with db.connect(cfg) as conn:
+        try:
+            n = conn.execute("SELECT voyager.retry_ranges(%s)", (args.group,)).fetchone()[0]
+        except psycopg.errors.InvalidParameterValue as e:
+            raise ValueError(str(e).splitlines()[0]) from e
+    print(json.dumps({"group": args.group, "ranges_retried": n}))
     return 0
 
 
@@ -333,6 +350,11 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--limit", type=int, default=50, help="rows per view at most")
     st.add_argument("--json", action="store_true", help="one JSON object: a key per view")
     st.set_defaults(func=cmd_status)
+
+    rg = sub.add_parser("ranges", help="ranges: retry the failed ones (their lanes leasable again)")
+    rg.add_argument("action", choices=["retry"])
+    rg.add_argument("--group", help="only this group's (default: every group's)")
+    rg.set_defaults(func=cmd_ranges)
 
     tk = sub.add_parser("tick", help="run the periodic jobs (voyager.jobs): the tail planner, settling, partitions")
     tk.add_argument("--once", action="store_true", help="run every due job once, then exit")

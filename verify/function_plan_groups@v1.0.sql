@@ -1,0 +1,2 @@
+-- Verify voyager:function_plan_groups on pg
+SELECT 'voyager.plan_groups(jsonb, text)'::regprocedure;
