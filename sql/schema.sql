@@ -891,8 +891,6 @@ DECLARE
     e jsonb;
     n bigint;
     f text;
-    v_low numeric;
-    v_high numeric;
     v_dup text;
 BEGIN
     IF listing IS NULL OR jsonb_typeof(listing) <> 'array' THEN
@@ -910,19 +908,11 @@ BEGIN
         END IF;
         FOREACH f IN ARRAY ARRAY['low', 'high'] LOOP
             IF jsonb_typeof(e -> f) IS DISTINCT FROM 'number'
-               OR (e ->> f)::numeric <> trunc((e ->> f)::numeric)
-               OR (e ->> f)::numeric < 0 OR (e ->> f)::numeric > 9223372036854775807 THEN
-                RAISE EXCEPTION 'listing row % (%): % must be a whole number >= 0: %', n, e ->> 'name', f, e
+               OR (e ->> f)::numeric <> trunc((e ->> f)::numeric) THEN
+                RAISE EXCEPTION 'listing row % (%): % must be a whole number: %', n, e ->> 'name', f, e
                     USING ERRCODE = '22023';
             END IF;
         END LOOP;
-        v_low := (e ->> 'low')::numeric;
-        v_high := (e ->> 'high')::numeric;
-        -- RFC 3977: an empty group reports high = low - 1 (or 0 0); anything lower is reversed.
-        IF v_high < v_low - 1 THEN
-            RAISE EXCEPTION 'listing row % (%): reversed watermarks, low % above high %', n, e ->> 'name', v_low, v_high
-                USING ERRCODE = '22023';
-        END IF;
         IF e ? 'priority' AND e -> 'priority' <> 'null'::jsonb
            AND (jsonb_typeof(e -> 'priority') <> 'number'
                 OR (e ->> 'priority')::numeric <> trunc((e ->> 'priority')::numeric)
@@ -1190,6 +1180,34 @@ END $$;
 
 
 --
+-- Name: fail_range(uuid, bigint, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.fail_range(p_token uuid, p_range bigint, p_error text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v voyager.group_leases;
+BEGIN
+    v := voyager.lease_of(p_token);
+    PERFORM 1 FROM voyager.ranges r
+     WHERE r.id = p_range AND r.group_id = v.group_id AND r.lane = v.lane FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'range % is not one the lease''s lane took', coalesce(p_range::text, 'null')
+            USING ERRCODE = '22023';
+    END IF;
+    PERFORM voyager.replan_since_snapshot(v.group_id, v.lane);
+    UPDATE voyager.ranges
+       SET status = 'failed', error = left(coalesce(nullif(p_error, ''), 'failed without a message'), 2000)
+     WHERE id = p_range;
+    UPDATE voyager.group_leases
+       SET token = NULL, holder = NULL, released_at = now(), range_id = NULL
+     WHERE group_id = v.group_id AND lane = v.lane;
+    RETURN true;
+END $$;
+
+
+--
 -- Name: finish_job(text, uuid, jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1310,7 +1328,7 @@ CREATE FUNCTION voyager.history_caught_up(p_group integer) RETURNS boolean
     SELECT NOT EXISTS (SELECT 1 FROM voyager.ranges r
                         WHERE r.group_id = p_group
                           AND ((r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority'))
-                               OR (r.status = 'leased' AND r.lane = 'history')))
+                               OR (r.status IN ('leased', 'failed') AND r.lane = 'history')))
 $$;
 
 
@@ -1439,6 +1457,8 @@ CREATE FUNCTION voyager.lane_claimable(gl voyager.group_leases, p_min integer, p
                                           AND h.token IS NOT NULL AND h.heartbeat_at >= now() - p_ttl)
                            AND NOT voyager.tail_started(gl.group_id)
                            AND voyager.history_caught_up(gl.group_id))
+                  AND NOT EXISTS (SELECT 1 FROM voyager.ranges f
+                                   WHERE f.group_id = gl.group_id AND f.lane = gl.lane AND f.status = 'failed')
            END
 $$;
 
@@ -1478,7 +1498,10 @@ CREATE FUNCTION voyager.lane_idle(p_lane text, p_min_priority integer DEFAULT NU
                                AND (NOT b.capture_only OR r.capture))
                            OR (r.status = 'leased' AND r.lane = b.lane)
                          JOIN voyager.groups g ON g.id = r.group_id
-                        WHERE g.active)
+                        WHERE g.active
+                          AND NOT EXISTS (SELECT 1 FROM voyager.ranges f
+                                           WHERE f.group_id = r.group_id AND f.lane = b.lane
+                                             AND f.status = 'failed'))
        AND NOT EXISTS (SELECT 1 FROM voyager.group_leases gl JOIN voyager.groups g ON g.id = gl.group_id
                         WHERE g.active AND gl.lane = p_lane::voyager.lane AND gl.token IS NOT NULL)
 $$;
@@ -1512,9 +1535,15 @@ BEGIN
       FROM voyager.group_leases gl
       JOIN voyager.groups g ON g.id = gl.group_id
      CROSS JOIN LATERAL (SELECT voyager.lane_backlog(gl.group_id, gl.lane, v_min, v_max, v_capture) AS articles) todo
+     CROSS JOIN LATERAL (SELECT min(r.priority) AS priority FROM voyager.ranges r
+                          WHERE r.group_id = gl.group_id
+                            AND ((r.status = 'planned' AND r.priority BETWEEN v_min AND v_max
+                                  AND (NOT v_capture OR r.capture))
+                                 OR (r.status = 'leased' AND r.lane = gl.lane))) urgent
      WHERE gl.lane = v_lane AND g.active
        AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
-     ORDER BY CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
+     ORDER BY urgent.priority NULLS LAST,
+              CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
               g.priority
      LIMIT 1
@@ -1670,6 +1699,28 @@ END $$;
 
 
 --
+-- Name: listing_refusals(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.listing_refusals(listing jsonb) RETURNS TABLE(group_name text, reason text)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT x.name,
+           CASE WHEN least(x.low, x.high) < 0
+                  THEN format('negative watermark (low %s, high %s)', x.low, x.high)
+                WHEN greatest(x.low, x.high) > m.top
+                  THEN format('absurd watermark (low %s, high %s) above listing_max_article %s', x.low, x.high, m.top)
+                ELSE format('reversed watermarks, low %s above high %s', x.low, x.high)
+           END
+      FROM jsonb_array_elements(listing) AS e(row)
+     CROSS JOIN LATERAL (SELECT e.row ->> 'name' AS name, (e.row ->> 'low')::numeric AS low,
+                                (e.row ->> 'high')::numeric AS high) x
+     CROSS JOIN (SELECT voyager.setting_int('listing_max_article')::numeric AS top) m
+     WHERE least(x.low, x.high) < 0 OR greatest(x.low, x.high) > m.top OR x.high < x.low - 1
+$$;
+
+
+--
 -- Name: maintain_chunk_partitions(integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1803,6 +1854,8 @@ DECLARE
     v_cap      integer;
     v_n        integer;
     v_grant    integer;
+    v_bulk     integer;   -- what the roles that may not take the reserve may hold together
+    v_bulk_oth integer;   -- other live claims of those roles
 BEGIN
     IF p_node IS NULL OR p_node = '' THEN
         RAISE EXCEPTION 'a claim needs the node''s name' USING ERRCODE = '22023';
@@ -1830,7 +1883,16 @@ BEGIN
       LEFT JOIN (SELECT c.role, sum(c.connections) AS used FROM voyager.nntp_claims c
                   WHERE NOT (c.node = p_node AND c.role = p_role) GROUP BY c.role) u ON u.role = s.role
      WHERE s.role <> p_role;
-    SELECT coalesce(sum(greatest(c.want - c.connections, 0)), 0) INTO v_ahead
+    -- what headers and probes may hold together, and hold now (not this claim)
+    v_bulk := p_limit - least(voyager.setting_int('nntp_reserve')::integer, p_limit / 2);
+    SELECT coalesce(sum(c.connections), 0) INTO v_bulk_oth
+      FROM voyager.nntp_claims c JOIN voyager.nntp_shares s ON s.role = c.role
+     WHERE NOT s.reserve AND NOT (c.node = p_node AND c.role = p_role);
+    -- unmet wants ahead; those of headers and probes only as far as the reserve lets them grow
+    SELECT coalesce(sum(greatest(c.want - c.connections, 0)) FILTER (WHERE s.reserve), 0)
+         + least(coalesce(sum(greatest(c.want - c.connections, 0)) FILTER (WHERE NOT s.reserve), 0),
+                 greatest(v_bulk - v_bulk_oth, 0))
+      INTO v_ahead
       FROM voyager.nntp_claims c JOIN voyager.nntp_shares s ON s.role = c.role
      WHERE s.priority < v_share.priority;
 
@@ -1846,7 +1908,14 @@ BEGIN
                 WHERE c.role = p_role AND c.node <> p_node AND c.want > c.connections) THEN
         SELECT count(*) + 1 INTO v_n FROM voyager.nntp_claims c WHERE c.role = p_role AND c.node <> p_node;
         v_cap := least(v_share.max_connections, p_limit - (v_others - v_role_oth) - v_reserved - v_ahead);
+        IF NOT v_share.reserve THEN        -- the fair share of what the reserve leaves
+            v_cap := least(v_cap, v_bulk - (v_bulk_oth - v_role_oth));
+        END IF;
         v_grant := least(v_grant, greatest(ceil(v_cap::numeric / v_n)::integer, 1));
+    END IF;
+    -- the reserve, which headers and probes may not take
+    IF NOT v_share.reserve THEN
+        v_grant := least(v_grant, v_bulk - v_bulk_oth);
     END IF;
     -- the invariant, whatever the shares say: never more than the account allows
     v_grant := greatest(0, least(v_grant, p_limit - v_others));
@@ -2001,7 +2070,7 @@ END $$;
 -- Name: plan_groups(jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.plan_groups(listing jsonb, wildmat text DEFAULT NULL::text) RETURNS TABLE(group_name text, priority integer, added boolean, ranges_added integer, ranges_grown integer, articles_planned bigint)
+CREATE FUNCTION voyager.plan_groups(listing jsonb, wildmat text DEFAULT NULL::text) RETURNS TABLE(group_name text, priority integer, added boolean, ranges_added integer, ranges_grown integer, articles_planned bigint, refused text)
     LANGUAGE plpgsql
     AS $$
 #variable_conflict use_column
@@ -2027,10 +2096,17 @@ BEGIN
         name text PRIMARY KEY, low bigint, high bigint, priority integer
     ) ON COMMIT DROP;
     TRUNCATE plan_listing;
+    CREATE TEMP TABLE IF NOT EXISTS plan_refused (name text PRIMARY KEY, reason text) ON COMMIT DROP;
+    TRUNCATE plan_refused;
+    INSERT INTO plan_refused
+    SELECT r.group_name, r.reason FROM voyager.listing_refusals(listing) r
+     WHERE wildmat IS NULL OR voyager.wildmat(wildmat, r.group_name);
     INSERT INTO plan_listing
-    SELECT x.name, x.low, x.high, x.priority
-      FROM jsonb_to_recordset(listing) AS x(name text, low bigint, high bigint, priority integer)
-     WHERE wildmat IS NULL OR voyager.wildmat(wildmat, x.name);
+    SELECT x.name, (e.row ->> 'low')::bigint, (e.row ->> 'high')::bigint, x.priority
+      FROM jsonb_array_elements(listing) AS e(row)
+     CROSS JOIN LATERAL jsonb_to_record(e.row) AS x(name text, priority integer)
+     WHERE (wildmat IS NULL OR voyager.wildmat(wildmat, x.name))
+       AND NOT EXISTS (SELECT 1 FROM plan_refused f WHERE f.name = x.name);
 
     -- A priority number given for a new group must be free.
     SELECT l.name INTO v_taken FROM plan_listing l
@@ -2112,9 +2188,14 @@ BEGIN
         group_name := g.name; priority := g.priority;
         added := v_last.id IS NULL AND g.active;
         ranges_added := v_added; ranges_grown := v_grown; articles_planned := v_articles;
+        refused := NULL;
         v_last := NULL;
         RETURN NEXT;
     END LOOP;
+    RETURN QUERY
+    SELECT f.name, gr.priority, false, 0, 0, 0::bigint, f.reason
+      FROM plan_refused f LEFT JOIN voyager.groups gr ON gr.name = f.name
+     ORDER BY f.name;
 END $$;
 
 
@@ -2494,6 +2575,29 @@ BEGIN
     END IF;
     RETURN QUERY SELECT (SELECT max(rs.version) FROM voyager.rule_sets rs), p.group_name, p.ranges, p.stale
                    FROM voyager.plan_recovery(p_rule, p_key) p;
+END $$;
+
+
+--
+-- Name: retry_ranges(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.retry_ranges(p_group text DEFAULT NULL::text) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_n integer;
+BEGIN
+    IF p_group IS NOT NULL AND NOT EXISTS (SELECT 1 FROM voyager.groups WHERE name = p_group) THEN
+        RAISE EXCEPTION 'no group named %', p_group USING ERRCODE = '22023';
+    END IF;
+    UPDATE voyager.ranges r
+       SET status = CASE WHEN r.next_article > r.end_article THEN 'done' ELSE 'planned' END::voyager.range_status,
+           done_at = CASE WHEN r.next_article > r.end_article THEN now() END
+      FROM voyager.groups g
+     WHERE g.id = r.group_id AND r.status = 'failed' AND (p_group IS NULL OR g.name = p_group);
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+    RETURN v_n;
 END $$;
 
 
@@ -4296,6 +4400,7 @@ CREATE TABLE voyager.nntp_shares (
     min_connections integer DEFAULT 0 NOT NULL,
     max_connections integer NOT NULL,
     priority integer DEFAULT 0 NOT NULL,
+    reserve boolean DEFAULT true NOT NULL,
     CONSTRAINT nntp_shares_bounds_check CHECK ((min_connections <= max_connections)),
     CONSTRAINT nntp_shares_max_connections_check CHECK ((max_connections >= 1)),
     CONSTRAINT nntp_shares_min_connections_check CHECK ((min_connections >= 0)),
@@ -4958,6 +5063,28 @@ CREATE VIEW voyager.status_catalog AS
     round(((x.used_bytes)::numeric / (NULLIF(x.headers, 0))::numeric), 2) AS bytes_per_header,
     (floor(((((x.cap_bytes - x.used_bytes))::numeric * (x.headers)::numeric) / (NULLIF(x.used_bytes, 0))::numeric)))::bigint AS room_headers
    FROM x;
+
+
+--
+-- Name: status_failed; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_failed AS
+ SELECT g.name AS group_name,
+    r.lane,
+    r.id AS range_id,
+    r.start_article,
+    r.end_article,
+    r.next_article,
+    ((r.end_article - r.next_article) + 1) AS articles_to_do,
+    r.priority,
+    r.attempts,
+    r.leased_at,
+    r.error
+   FROM (voyager.ranges r
+     JOIN voyager.groups g ON ((g.id = r.group_id)))
+  WHERE (r.status = 'failed'::voyager.range_status)
+  ORDER BY g.name, r.lane, r.start_article;
 
 
 --
@@ -5808,6 +5935,13 @@ CREATE UNIQUE INDEX probe_candidates_release_kind_idx ON voyager.probe_candidate
 --
 
 CREATE INDEX range_batches_stored_idx ON voyager.range_batches USING btree (stored_at);
+
+
+--
+-- Name: ranges_failed_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX ranges_failed_idx ON voyager.ranges USING btree (group_id, lane) WHERE (status = 'failed'::voyager.range_status);
 
 
 --
