@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config.from_env()
     corpus = corpus_dir(cfg.home, a.seed, a.lines)
     dsn = fresh_database(cfg.dsn, "voyager_probe_scratch")
-    from workers.nntp import NntpConfig, NntpConnection
-    from workers.prober import Prober, fetch_body
+    from workers.nntp import NntpConfig
+    from workers.prober import Prober
     from workers.replay import replay_into_db
     with psycopg.connect(dsn, autocommit=True) as conn:
         for name, value in {"range_articles": 50_000, "chunk_articles": 10_000}.items():
@@ -80,11 +80,6 @@ def main(argv: list[str] | None = None) -> int:
         server, port = serve(corpus)
         try:
             nntp = NntpConfig(host="127.0.0.1", port=port, connections=a.threads)
-            # the simulator loads its bodies on the first BODY of an article it has (before that,
-            # concurrent ones get stand-in bodies): one first, alone
-            (mid,) = conn.execute("SELECT message_id FROM voyager.probe_candidates LIMIT 1").fetchone()
-            with NntpConnection(nntp) as c:
-                fetch_body(c, mid)
             p = Prober(dsn, "bench/probe", threads=a.threads, until_idle=True, nntp=nntp, poll_seconds=0.2)
             db0 = postgres_cpu(conn)
             cpu0, t0 = time.process_time(), time.monotonic()

@@ -216,19 +216,6 @@ def yenc_block(data: bytes, name: str) -> bytes:
     return head + (enc + CRLF if enc else b"") + b"=yend size=%d crc32=%08x\r\n" % (len(data), crc & 0xFFFFFFFF)
 
 
-def fallback_body(message_id: str, size_hint: int) -> bytes:
-    """A small deterministic body (a yEnc part) for corpora without bodies."""
-    seed = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).digest()
-    n = max(64, min(size_hint // 64 if size_hint > 0 else 512, 4096))
-    data = bytearray()
-    block = seed
-    while len(data) < n:
-        block = hashlib.sha256(block).digest()
-        data += block
-    name = hashlib.md5(seed).hexdigest()[:16] + ".bin"
-    return yenc_block(bytes(data[:n]), name)
-
-
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -430,8 +417,8 @@ class NewsServer:
         self._live_task: asyncio.Task | None = None
         self._live_templates: dict[str, list[list[bytes]]] = {}
         self._live_rng = random.Random(f"live:{self.options.seed}")
-        self._bodies = None
-        self._bodies_tried = False
+        self._bodies = None                         # sim.bodies.Bodies, indexed; see bodies()
+        self._bodies_lock = threading.Lock()
         # open and peak_open: connections at once, what a client's pool is held to
         self.stats = {"connections": 0, "commands": 0, "over_lines_replies": 0, "open": 0, "peak_open": 0}
 
@@ -733,26 +720,28 @@ class NewsServer:
         return group, hit[1], line
 
     # -- bodies ---------------------------------------------------------------------------
-    def body_for(self, message_id: str, size_hint: int) -> bytes:
-        """The body (CRLF lines, not dot-stuffed) from sim.bodies, or a small
-        deterministic one when the corpus has none."""
-        if not self._bodies_tried:
-            self._bodies_tried = True
-            try:
-                from sim.bodies import Bodies
-                self._bodies = Bodies(self.corpus.root)
-            except Exception as exc:   # not there yet, or no bodies in this corpus
-                log.info("bodies: using the built-in fallback (%s)", exc)
-                self._bodies = None
-        if self._bodies is not None:
-            try:
-                body = self._bodies.body(message_id, size_hint)
-                if isinstance(body, (bytes, bytearray)):
-                    body = bytes(body)
-                    return body if not body or body.endswith(CRLF) else body + CRLF
-            except Exception as exc:
-                log.debug("bodies: %s: %s", message_id, exc)
-        return fallback_body(message_id, size_hint)
+    def bodies(self):
+        """The corpus's bodies, their index built once: the first requests of a
+        fresh server wait here for it, none answers from a half-built state."""
+        b = self._bodies
+        if b is None:
+            with self._bodies_lock:
+                b = self._bodies
+                if b is None:
+                    from sim.bodies import Bodies
+                    b = self._bodies = Bodies(self.corpus.root).load()
+        return b
+
+    def body_for(self, message_id: str, size_hint: int) -> bytes | None:
+        """The body (CRLF lines, not dot-stuffed) from sim.bodies (a corpus
+        without bodies/ gets each article's synthetic one), or None when it
+        cannot be made: the article then has no body, never another's."""
+        try:
+            body = bytes(self.bodies().body(message_id, size_hint))
+        except Exception as exc:
+            log.warning("bodies: %s: %s", message_id, exc)
+            return None
+        return body if not body or body.endswith(CRLF) else body + CRLF
 
     # -- live mode --------------------------------------------------------------------------
     async def _live_loop(self) -> None:
@@ -1318,6 +1307,10 @@ class Session:
             size = int(f[6]) if f[6].isdigit() else 0
             body = await loop.run_in_executor(
                 None, srv.body_for, mid.strip(b"<>").decode("utf-8", "surrogateescape"), size)
+            if body is None:
+                await self.reply("430 No article with that message-id" if args and args[0].startswith("<")
+                                 else "423 No article with that number")
+                return True
         text = {"ARTICLE": head + CRLF + body, "HEAD": head, "BODY": body}[cmd]
         reply = status + CRLF + dot_stuff(text)
         if cmd in DROPPABLE and self.opts.drop_rate > 0 and self.rng.random() < self.opts.drop_rate:

@@ -20,7 +20,7 @@ from sim.generate import Options, generate
 from sim.server import run_in_thread
 from workers.nntp import NntpConfig
 from workers.probe import read_article
-from workers.prober import Prober, fetch_body
+from workers.prober import Prober
 from workers.replay import replay_into_db
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,13 +36,6 @@ def corpus(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(corpus):
     handle = run_in_thread(corpus)
-    # the server loads its bodies on the first BODY of an article it has (concurrent ones
-    # before that get stand-in bodies): one first, alone
-    spec = json.loads((corpus / "bodies" / "files.jsonl").read_text().splitlines()[0])
-    cfg = NntpConfig(host="127.0.0.1", port=handle.port, connections=1)
-    from workers.nntp import NntpConnection
-    with NntpConnection(cfg) as c:
-        assert fetch_body(c, spec["segments"][0][1]) is not None
     yield handle
     handle.stop()
 
