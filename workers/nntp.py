@@ -104,6 +104,11 @@ class NntpReplyTooLarge(NntpProtocolError):
     """A reply past max_reply_bytes (MAX_REPLY_BYTES), on the wire or inflated."""
 
 
+class NntpBodyTooLarge(NntpError):
+    """A BODY past the cap its caller set (the prober's bound on one body):
+    not read on, the connection dropped (it is out of step)."""
+
+
 class NntpReplyError(NntpError):
     """The server answered with an unexpected status."""
 
@@ -655,10 +660,11 @@ class NntpConnection:
         self.close(quit=False)               # the rest of the reply is not read
         raise NntpReplyTooLarge(f"a reply larger than {cap} bytes (max_reply_bytes): refused")
 
-    def _read_block(self) -> bytes:
+    def _read_block(self, cap: int | None = None) -> bytes:
         """A multi-line body up to its terminating dot line (still dot-stuffed).
         A server that closes before the dot line sent a body without one:
-        NntpProtocolError (a silent one times out: NntpTimeout)."""
+        NntpProtocolError (a silent one times out: NntpTimeout). With a cap,
+        a body past it is not read on: NntpBodyTooLarge, the connection closed."""
         scanned = 0
 
         def done(buf: bytearray, n: int) -> int:
@@ -667,10 +673,15 @@ class NntpConnection:
                 return 3
             i = buf.find(b"\r\n.\r\n", max(0, scanned - 4), n)
             scanned = n
+            if i < 0 and cap is not None and n > cap:
+                raise NntpBodyTooLarge(f"body past {cap} bytes")
             return -1 if i < 0 else i + 5
 
         try:
             buf, end = self._fill(done)
+        except NntpBodyTooLarge:
+            self.close(quit=False)
+            raise
         except NntpTimeout:
             raise
         except NntpConnectionLost as e:
@@ -748,6 +759,18 @@ class NntpConnection:
         if code in (423, 430):
             return None
         raise self._refused(code, line, f"STAT {article}")
+
+    def body(self, message_id: str, cap: int | None = None) -> bytes | None:
+        """BODY <message-id>: the body unstuffed, without the dot line; None when
+        the server has no such article; past `cap` bytes, NntpBodyTooLarge."""
+        self._ensure()
+        mid = message_id if message_id.startswith("<") else f"<{message_id}>"
+        code, line = self._cmd(f"BODY {mid}")
+        if code in (423, 430):
+            return None
+        if code != 222:
+            raise self._refused(code, line, "BODY")
+        return unstuff(self._read_block(cap))
 
     def head(self, group: str, article: int | str) -> dict[str, str] | None:
         """An article's headers (names lower-cased, folded lines joined), or

@@ -28,7 +28,7 @@ from typing import Callable
 
 import psycopg
 
-from workers.nntp import NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE, unstuff
+from workers.nntp import NntpBodyTooLarge, NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE
 from workers.probe import MAX_BODY      # what one body may take: past it, no article a reader wants
 
 log = logging.getLogger("voyager.prober")
@@ -39,46 +39,9 @@ FLUSH_SECONDS = 2.0         # and at the latest this long after the first one wa
 Reader = Callable[..., dict]
 
 
-class BodyTooLarge(NntpError):
-    pass
-
-
 def connect(dsn: str) -> psycopg.Connection:
     """Autocommit, no server-side prepared statements (pgbouncer)."""
     return psycopg.connect(dsn, autocommit=True, prepare_threshold=None)
-
-
-def fetch_body(conn: NntpConnection, message_id: str, cap: int = MAX_BODY) -> bytes | None:
-    """BODY <message-id>: the body unstuffed, without the dot line; None when
-    the server has no such article. A body past `cap` bytes is not read on:
-    the connection is dropped (it is out of step) and BodyTooLarge raised."""
-    conn._ensure()
-    mid = message_id if message_id.startswith("<") else f"<{message_id}>"
-    code, line = conn._cmd(f"BODY {mid}")
-    if code in (423, 430):
-        return None
-    if code != 222:
-        raise conn._refused(code, line, "BODY")
-    scanned = 0
-
-    def done(buf: bytearray, n: int) -> int:
-        nonlocal scanned
-        if n >= 3 and buf[0] == 46 and buf[1] == 13 and buf[2] == 10:
-            return 3
-        i = buf.find(b"\r\n.\r\n", max(0, scanned - 4), n)
-        scanned = n
-        if i < 0 and n > cap:
-            raise BodyTooLarge(f"body past {cap} bytes")
-        return -1 if i < 0 else i + 5
-
-    try:
-        buf, end = conn._fill(done)
-    except BodyTooLarge:
-        conn.close(quit=False)
-        raise
-    with memoryview(buf) as view:
-        body = bytes(view[:max(0, end - 3)])
-    return unstuff(body) if b"\n." in body else body
 
 
 def _clean(value):
@@ -169,8 +132,8 @@ class Prober:
             return {**out, "status": "cached"}
         try:
             with pool.connection(timeout=120) as conn:
-                body = fetch_body(conn, c["message_id"], self.cap)
-        except BodyTooLarge as e:
+                body = conn.body(c["message_id"], self.cap)
+        except NntpBodyTooLarge as e:
             return {**out, "status": "failed", "error": f"too-large: {e}"}
         except (*RETRYABLE, TimeoutError, OSError) as e:
             return {**out, "status": "retry", "error": f"{type(e).__name__}: {e}"[:200]}
