@@ -1,12 +1,16 @@
 -- Deploy voyager:function_plan_recovery to pg
 BEGIN;
 -- Plans the recovery of a rule's drops: in every group whose done ranges' counts
--- show drops by the rule and key, a replay of its ranges from a lead-in (the
--- latest range starting recovery_lead_hours of posting time before the first
--- such range; the group's first range when the dates are not known, as the lane
--- began) to the last such range, under the current rule set. A group with a
--- recovery of the rule and key still open keeps that one.
-CREATE FUNCTION voyager.plan_recovery(p_rule text, p_key text)
+-- show drops by the rule and key, a replay under the current rule set to the
+-- last such range, its window carried from the latest kept snapshot of the lane
+-- that did the first such range, at or before that range's start (what was open
+-- there is in it, as a takeover restores it): the replay reads from the range
+-- holding the snapshot's article on. Only when no snapshot is that old, a fresh
+-- window at a lead-in (the latest range starting recovery_lead_hours of posting
+-- time before the first such range; the group's first range when the dates are
+-- not known, as the lane began); the row's snapshot_article is null then. A
+-- group with a recovery of the rule and key still open keeps that one.
+CREATE OR REPLACE FUNCTION voyager.plan_recovery(p_rule text, p_key text)
 RETURNS TABLE (group_name text, ranges integer, stale integer)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -14,6 +18,7 @@ DECLARE
     v_version integer := (SELECT max(version) FROM voyager.rule_sets);
     v_lead    interval := make_interval(hours => voyager.setting_int('recovery_lead_hours')::integer);
     g         record;
+    s         record;
     v_start   bigint;
     v_ranges  bigint[];
 BEGIN
@@ -31,20 +36,32 @@ BEGIN
                           AND (c.articles > 0 OR c.files > 0 OR c.releases > 0))
          GROUP BY r.group_id
     LOOP
-        -- the lead-in: where a fresh window stands as the lane's did at the first stale range
-        SELECT max(x.start_article) INTO v_start
-          FROM voyager.ranges x, voyager.ranges f
-         WHERE f.id = g.stale[1] AND x.group_id = g.group_id AND x.status <> 'ancient'
-           AND x.start_article <= f.start_article AND x.est_date <= f.est_date - v_lead;
+        -- the window to carry: the lane's latest kept snapshot before the first drop's range
+        SELECT k.lane, k.article, k.rule_version INTO s
+          FROM voyager.ranges f
+          JOIN voyager.snapshots k ON k.group_id = f.group_id AND k.lane = f.lane
+         WHERE f.id = g.stale[1] AND k.article <= f.start_article
+         ORDER BY k.article DESC
+         LIMIT 1;
+        v_start := s.article;
         IF v_start IS NULL THEN
-            SELECT min(x.start_article) INTO v_start FROM voyager.ranges x
-             WHERE x.group_id = g.group_id AND x.status <> 'ancient';
+            -- none that old: the lead-in, where a fresh window stands as the lane's did at the first stale range
+            SELECT max(x.start_article) INTO v_start
+              FROM voyager.ranges x, voyager.ranges f
+             WHERE f.id = g.stale[1] AND x.group_id = g.group_id AND x.status <> 'ancient'
+               AND x.start_article <= f.start_article AND x.est_date <= f.est_date - v_lead;
+            IF v_start IS NULL THEN
+                SELECT min(x.start_article) INTO v_start FROM voyager.ranges x
+                 WHERE x.group_id = g.group_id AND x.status <> 'ancient';
+            END IF;
         END IF;
+        -- from the range holding the start on (a snapshot stands at a resume point inside one)
         SELECT array_agg(x.id ORDER BY x.start_article) INTO v_ranges FROM voyager.ranges x
          WHERE x.group_id = g.group_id AND x.status <> 'ancient'
-           AND x.start_article >= v_start AND x.end_article <= g.last_end;
-        INSERT INTO voyager.recoveries AS x (rule, key, group_id, rule_version, ranges, stale)
-        VALUES (p_rule, p_key, g.group_id, v_version, v_ranges, g.stale)
+           AND x.end_article >= v_start AND x.end_article <= g.last_end;
+        INSERT INTO voyager.recoveries AS x (rule, key, group_id, rule_version, ranges, stale,
+                                             snapshot_lane, snapshot_article, snapshot_rule_version)
+        VALUES (p_rule, p_key, g.group_id, v_version, v_ranges, g.stale, s.lane, s.article, s.rule_version)
             ON CONFLICT (group_id, rule, key) WHERE done_at IS NULL DO NOTHING;
         IF FOUND THEN
             INSERT INTO voyager.group_leases (group_id, lane) VALUES (g.group_id, 'recovery')
@@ -55,5 +72,5 @@ BEGIN
     END LOOP;
 END $$;
 COMMENT ON FUNCTION voyager.plan_recovery(text, text)
-    IS 'Plans, per group whose done ranges counted drops by the rule and key, a replay storing only those drops';
+    IS 'Plans, per group whose done ranges counted drops by the rule and key, a replay from the kept snapshot before them storing only those drops';
 COMMIT;

@@ -1,6 +1,6 @@
 -- Deploy voyager:view_status_held to pg
 BEGIN;
-CREATE VIEW voyager.status_held AS
+CREATE OR REPLACE VIEW voyager.status_held AS
 SELECT g.name AS group_name, gl.lane, gl.holder,
        gl.leased_at AS since,
        date_trunc('second', now() - gl.leased_at) AS held_for,
@@ -15,6 +15,7 @@ SELECT g.name AS group_name, gl.lane, gl.holder,
   JOIN voyager.groups g ON g.id = gl.group_id
   LEFT JOIN voyager.ranges r ON r.id = gl.range_id
   LEFT JOIN voyager.snapshots s ON s.group_id = gl.group_id AND s.lane = gl.lane
+                               AND s.article = gl.snapshot_article   -- the current one of those kept
  WHERE gl.token IS NOT NULL
  ORDER BY g.priority, gl.lane;
 COMMENT ON VIEW voyager.status_held

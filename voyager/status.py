@@ -19,6 +19,8 @@ PANELS = [
     ("throughput", "The last hour", "voyager.status_throughput", True),
     ("bands", "Ranges by band", "voyager.status_bands", False),
     ("failed", "Failed ranges (each stops its lane until voyager ranges retry)", "voyager.status_failed", False),
+    ("recoveries", "Recoveries (voyager rules recover): the kept snapshot each starts from, or its fresh window",
+     "voyager.status_recoveries", False),
     ("tail", "Tail backlog", "voyager.status_tail", False),
     ("held", "Held groups", "voyager.status_held", False),
     ("spool", "Spool", "voyager.status_spool", False),
@@ -30,7 +32,8 @@ PANELS = [
 
 
 # columns the terminal leaves out (too wide; --json and psql have them)
-TERMINAL_SKIP = {"jobs": {"function", "enabled", "next_run_at", "last_node"}}
+TERMINAL_SKIP = {"jobs": {"function", "enabled", "next_run_at", "last_node"},
+                 "recoveries": {"rule_version", "planned_at"}}
 
 
 def collect(conn: psycopg.Connection, limit: int = 50) -> dict:

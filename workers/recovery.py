@@ -2,10 +2,14 @@
 
 A recovery lease (voyager.lease_recovery: the group's recovery lane) replays a
 group's done ranges through one window with the rule set the rule is gone from
-(voyager.lease_rules), from the lead-in voyager.plan_recovery chose to the
-last range whose counts show the rule's drops: every chunk is fed, and the
-batches of those ranges go to voyager.store_recovered, which keeps only what
-the rule had dropped (the rest is in the catalog already). With
+(voyager.lease_rules), to the last range whose counts show the rule's drops.
+The window is the kept snapshot voyager.plan_recovery chose (the latest at or
+before the first range with drops: voyager.snapshot gives it to the recovery
+lease), restored as a takeover restores one, and the replay reads on from its
+article; only without one old enough it is a fresh window at the lead-in.
+Every chunk is fed, and the batches of the ranges with drops go to
+voyager.store_recovered, which keeps only what the rule had dropped (the rest
+is in the catalog already). With
 --flush-at-end, a recovery whose last range is where the group's data ends
 finishes what is open there as the lane did (a fixed corpus's end). The
 chunks come from the corpus, the spool or the news server, as the worker's.
@@ -53,19 +57,21 @@ class RecoveryLane(LaneWorker):
                 self.keeper.token = None
 
     def recover(self, token, name: str) -> None:
-        window = Window(name)
-        self.load_rules(token, window)
-        rows = self.call("SELECT range_id, start_article, end_article, stale, group_end "
+        snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
+        window = Window.restore(bytes(snap[1])) if snap else Window(name)
+        self.load_rules(token, window)           # the rule set the rule is gone from, a restored window too
+        self.stats["from_snapshot"] = self.stats.get("from_snapshot", 0) + int(snap is not None)
+        rows = self.call("SELECT range_id, start_article, end_article, resume, stale, group_end "
                          "FROM voyager.recovery_ranges(%s)", (token,)).fetchall()
-        for n, (range_id, start, end, stale, _end) in enumerate(rows):
-            for s, e in [(start, end)] + [(r[1], r[2]) for r in rows[n + 1:n + 2]]:
+        for n, (range_id, start, end, resume, stale, _end) in enumerate(rows):
+            for s, r, e in [(start, resume, end)] + [(x[1], x[3], x[2]) for x in rows[n + 1:n + 2]]:
                 if not self.in_corpus(name, s, e):       # this range's chunks and the next one's, fetched ahead
-                    for a, b in chunk_requests(s, e, self.chunk_articles):
+                    for a, b in chunk_requests(r, e, self.chunk_articles):
                         self.fetcher.ensure(name, a, b)
-            for _a, b, data in self.chunks(name, start, end, start):
+            for a, b, data in self.chunks(name, start, end, resume):
                 gc.disable()
                 try:
-                    window.feed(data, b)
+                    window.feed(data, b, a)      # as the lane fed it: a line outside a..b is skipped
                     batch = window.take_batch()
                 finally:
                     gc.enable()
@@ -73,10 +79,10 @@ class RecoveryLane(LaneWorker):
                     self.store_recovered(token, range_id, batch)
             if self.stopping or self.keeper.lost:
                 raise GroupLost("stopped before the recovery's end: its next holder replays it again")
-            for a, b in chunk_requests(start, end, self.chunk_articles):
+            for a, b in chunk_requests(resume, end, self.chunk_articles):
                 self.fetcher.forget(name, a, b)
             self.stats["ranges"] += 1
-        range_id, _s, _e, stale, group_end = rows[-1]
+        range_id, _s, _e, _r, stale, group_end = rows[-1]
         if self.flush_at_end and stale and group_end:
             for batch in window.flush_batches(self.flush_releases):
                 self.store_recovered(token, range_id, batch)

@@ -1,0 +1,5 @@
+-- Revert voyager:data_snapshot_keep_settings from pg
+BEGIN;
+DELETE FROM voyager.settings
+ WHERE name IN ('snapshot_keep_last', 'snapshot_keep_every_articles', 'snapshot_keep_mb', 'prune_snapshots_seconds');
+COMMIT;

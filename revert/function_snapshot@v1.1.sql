@@ -1,0 +1,4 @@
+-- Revert voyager:function_snapshot from pg
+BEGIN;
+DROP FUNCTION voyager.snapshot(uuid);
+COMMIT;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_prune_snapshots on pg
+SELECT 'voyager.prune_snapshots()'::regprocedure;

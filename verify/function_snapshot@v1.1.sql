@@ -1,0 +1,2 @@
+-- Verify voyager:function_snapshot on pg
+SELECT 'voyager.snapshot(uuid)'::regprocedure;
