@@ -949,6 +949,22 @@ $$;
 
 
 --
+-- Name: chunk_file_names(bytea); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.chunk_file_names(chunk bytea) RETURNS text[]
+    LANGUAGE plpython3u IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+from voyager_pl_ext.codec import decode
+try:
+    files = decode(chunk)
+except Exception:
+    return []
+return [f[0].decode("utf-8", "replace") for f in files]
+$$;
+
+
+--
 -- Name: chunk_month(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1208,6 +1224,164 @@ END $$;
 
 
 --
+-- Name: file_stem(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.file_stem(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $_$
+SELECT regexp_replace(regexp_replace(p_name, '^.*[/\\]', ''),
+                      '(\.vol[0-9]+[+-][0-9]+\.par2|\.par2|\.part[0-9]+\.rar|(\.[a-z0-9]{1,4})?\.[0-9]{2,3}|\.[a-z0-9]{1,4})$',
+                      '', 'i')
+$_$;
+
+
+--
+-- Name: find_inner_merges(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.find_inner_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
+    LANGUAGE sql STABLE
+    AS $$
+WITH touched AS (
+    SELECT r.id FROM voyager.releases r
+     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to AND r.files = 1
+    UNION
+    SELECT pc.release_id
+      FROM voyager.probe_cache k
+      JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
+     WHERE k.probed_at >= p_from AND k.probed_at < p_to
+), seeds AS (                         -- a lone release of the slice and each of its random inner stems
+    SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
+      FROM touched t
+      JOIN voyager.releases r ON r.id = t.id AND r.files = 1
+     CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
+), members AS (                       -- the poster's releases within 12 hours holding the same stem
+    SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
+      FROM seeds l
+      JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
+                             AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
+                                                 AND l.posted_at + interval '12 hours'
+     WHERE l.stem = ANY (voyager.inner_stems(n.id))
+), ranked AS (
+    SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,
+           count(*) OVER (PARTITION BY m.poster_id, m.group_id, m.stem) AS size
+      FROM members m
+    WINDOW w AS (PARTITION BY m.poster_id, m.group_id, m.stem ORDER BY m.files DESC, m.readable DESC, m.id)
+)
+SELECT DISTINCT ON (r.id) r.survivor, r.id, 'inner'::text, NULL::bytea
+  FROM ranked r
+ WHERE r.size > 1 AND r.id <> r.survivor AND r.files = 1
+ ORDER BY r.id, r.survivor_files DESC, r.survivor
+$$;
+
+
+--
+-- Name: find_name_merges(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.find_name_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
+    LANGUAGE sql STABLE
+    AS $$
+WITH held AS (                        -- (set, the catalog release whose par2 article it was read from)
+    SELECT s.set_id, pc.release_id AS holder_id
+      FROM voyager.par2_sets s
+      JOIN voyager.probe_candidates pc ON pc.message_id = s.message_id AND pc.release_id IS NOT NULL
+     WHERE s.found_at >= p_from AND s.found_at < p_to
+    UNION
+    SELECT s.set_id, h.id
+      FROM voyager.releases n
+      JOIN voyager.releases h ON h.poster_id = n.poster_id AND h.group_id = n.group_id
+                             AND h.posted_at BETWEEN n.posted_at - interval '12 hours'
+                                                 AND n.posted_at + interval '12 hours'
+      JOIN voyager.probe_candidates pc ON pc.release_id = h.id AND pc.kind = 'par2'
+      JOIN voyager.par2_sets s ON s.message_id = pc.message_id
+     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
+), sets AS (                          -- each set's names as compared, and how many files it lists
+    SELECT f.set_id, array_agg(DISTINCT voyager.name_key(f.name)) AS keys, count(*) AS files
+      FROM voyager.par2_files f
+     WHERE f.set_id IN (SELECT held.set_id FROM held)
+     GROUP BY f.set_id
+), matched AS (
+    SELECT h.id AS holder_id, h.files AS holder_files, c.id AS merged_id, s.set_id
+      FROM held x
+      JOIN voyager.releases h ON h.id = x.holder_id
+      JOIN sets s ON s.set_id = x.set_id
+      JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
+                             AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
+                                                 AND h.posted_at + interval '12 hours'
+                             AND c.id <> h.id
+                             AND c.files <= s.files + 5      -- more than the set lists: not all named
+     WHERE (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
+                   AND bool_and(voyager.side_kind(n) IS NOT NULL OR voyager.name_key(n) = ANY (s.keys))
+              FROM unnest(voyager.release_file_names(c.id, c.posted_at)) n)
+)
+SELECT DISTINCT ON (m.merged_id) m.holder_id, m.merged_id, 'name'::text, m.set_id
+  FROM matched m
+ WHERE NOT EXISTS (                   -- two holders naming each other's files: the bigger one holds
+       SELECT FROM matched r
+        WHERE r.holder_id = m.merged_id AND r.merged_id = m.holder_id
+          AND (r.holder_files > m.holder_files OR (r.holder_files = m.holder_files AND r.holder_id < m.holder_id)))
+ ORDER BY m.merged_id, m.holder_files DESC, m.holder_id
+$$;
+
+
+--
+-- Name: find_sidecar_folds(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.find_sidecar_folds(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
+    LANGUAGE sql STABLE
+    AS $$
+WITH small AS (
+    SELECT s.id FROM voyager.releases s
+     WHERE s.files <= 3 AND s.bytes < 1048576 AND s.settled_at >= p_from AND s.settled_at < p_to
+    UNION
+    SELECT s.id
+      FROM voyager.releases n
+      JOIN voyager.releases s ON s.poster_id = n.poster_id AND s.group_id = n.group_id
+                             AND s.posted_at BETWEEN n.posted_at - interval '10 minutes'
+                                                 AND n.posted_at + interval '10 minutes'
+                             AND s.files <= 3 AND s.bytes < 1048576 AND s.settled_at IS NOT NULL
+     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
+), sidecars AS (
+    SELECT r.id, r.poster_id, r.group_id, r.posted_at, r.bytes, r.file_total, r.name, f.names
+      FROM small x
+      JOIN voyager.releases r ON r.id = x.id
+     CROSS JOIN LATERAL (SELECT voyager.release_file_names(r.id, r.posted_at) AS names) f
+     WHERE cardinality(f.names) > 0
+       AND (SELECT bool_and(coalesce(voyager.side_kind(n) IN ('sidecar', 'image'), false)) FROM unnest(f.names) n)
+), words AS (
+    SELECT s.id, array_agg(DISTINCT w) AS words
+      FROM sidecars s
+     CROSS JOIN LATERAL unnest(s.names || s.name) t(name)
+     CROSS JOIN LATERAL regexp_split_to_table(lower(voyager.file_stem(t.name)), '[^[:alpha:]]+') w
+     WHERE length(w) >= 4 AND w <> ALL (voyager.fold_common_words())
+     GROUP BY s.id
+), targets AS (
+    SELECT s.id AS sidecar_id, b.id AS target_id,
+           (SELECT count(*) FROM unnest(w.words) x
+             WHERE x = ANY (regexp_split_to_array(lower(b.name), '[^[:alpha:]]+'))) AS shared,
+           s.file_total IS NOT NULL AND b.file_total = s.file_total AS same_total,
+           abs(extract(epoch FROM b.posted_at - s.posted_at)) AS apart
+      FROM sidecars s
+      LEFT JOIN words w ON w.id = s.id
+      JOIN voyager.releases b ON b.poster_id = s.poster_id AND b.group_id = s.group_id
+                             AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
+                                                 AND s.posted_at + interval '10 minutes'
+                             AND b.id <> s.id AND b.bytes > s.bytes
+     WHERE b.files > 3 OR b.bytes >= 1048576           -- bigger, and no sidecars only itself
+        OR EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
+                    WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
+)
+SELECT DISTINCT ON (t.sidecar_id) t.target_id, t.sidecar_id, 'sidecar'::text, NULL::bytea
+  FROM targets t
+ WHERE t.shared > 0 OR t.same_total
+ ORDER BY t.sidecar_id, t.shared > 0 DESC, t.shared DESC, t.same_total DESC, t.apart, t.target_id
+$$;
+
+
+--
 -- Name: finish_job(text, uuid, jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1252,6 +1426,19 @@ BEGIN
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN x.added;
 END $$;
+
+
+--
+-- Name: fold_common_words(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.fold_common_words() RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+SELECT '{part,sample,proof,cover,covers,front,back,thumb,thumbs,folder,screen,screens,info,file,files,
+         yenc,jpeg,complete,proper,repack,internal,remux,bluray,webrip,hdtv,multi,dubbed,subbed,german,french,
+         dutch,nordic,season,episode}'::text[]
+$$;
 
 
 --
@@ -1329,6 +1516,33 @@ CREATE FUNCTION voyager.history_caught_up(p_group integer) RETURNS boolean
                         WHERE r.group_id = p_group
                           AND ((r.status = 'planned' AND r.priority > voyager.setting_int('tail_priority'))
                                OR (r.status IN ('leased', 'failed') AND r.lane = 'history')))
+$$;
+
+
+--
+-- Name: inner_stems(bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.inner_stems(p_release_id bigint) RETURNS text[]
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+SELECT coalesce(array_agg(DISTINCT y.stem) FILTER (WHERE voyager.random_stem(y.stem)), '{}')
+  FROM (SELECT voyager.file_stem(x.name) AS stem
+          FROM (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
+                 WHERE t.release_id = p_release_id AND t.kind = 2
+                UNION ALL
+                SELECT k.facts -> 'yenc' ->> 'name'
+                  FROM voyager.probe_candidates pc
+                  JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
+                 WHERE pc.release_id = p_release_id
+                UNION ALL
+                SELECT f ->> 'name'
+                  FROM voyager.probe_candidates pc
+                  JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
+                 CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
+                                                              THEN k.facts -> 'par2' -> 'files' ELSE '[]' END) f
+                 WHERE pc.release_id = p_release_id) x(name)
+         WHERE x.name IS NOT NULL) y
 $$;
 
 
@@ -1779,6 +1993,17 @@ BEGIN
     GET DIAGNOSTICS v_n = ROW_COUNT;
     RETURN v_n;
 END $$;
+
+
+--
+-- Name: name_key(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.name_key(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+SELECT lower(regexp_replace(regexp_replace(p_name, '^.*[/\\]', ''), '[^[:alnum:]]+', '', 'g'))
+$$;
 
 
 --
@@ -2271,6 +2496,18 @@ $$;
 
 
 --
+-- Name: random_stem(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.random_stem(p_stem text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $_$
+SELECT p_stem ~ '^[0-9A-Fa-f]{16,}$'
+       OR (p_stem ~ '^[0-9A-Za-z]{24,}$' AND p_stem ~ '[0-9]' AND p_stem ~ '[A-Za-z]')
+$_$;
+
+
+--
 -- Name: ranges_ahead(uuid, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2360,30 +2597,70 @@ CREATE FUNCTION voyager.recategorize_batch(from_id bigint, batch integer DEFAULT
     SET jit TO 'off'
     AS $$
 DECLARE
-    upto bigint;
+    ids bigint[];
 BEGIN
-    SELECT count(*), max(id) INTO looked, upto
+    SELECT coalesce(array_agg(id), '{}') INTO ids
       FROM (SELECT id FROM voyager.releases WHERE id >= from_id ORDER BY id LIMIT batch) b;
+    looked := cardinality(ids);
     IF looked = 0 THEN
         changed := 0;
         next_id := from_id;
         RETURN;
     END IF;
     UPDATE voyager.releases r
-       SET category = c.computed
-      FROM (SELECT x.id,
-                   voyager.category_of(x.name, gs.groups,
-                       (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
-                         WHERE t.release_id = x.id AND t.kind IN (2, 3, 5)
-                         ORDER BY CASE t.kind WHEN 5 THEN 0 WHEN 3 THEN 1 ELSE 2 END, length(l) DESC, l
-                         LIMIT 1)) AS computed
-              FROM voyager.releases x
-              JOIN voyager.group_sets gs ON gs.id = x.group_set_id
-             WHERE x.id BETWEEN from_id AND upto) c
-     WHERE r.id = c.id AND r.id BETWEEN from_id AND upto
-       AND r.category IS DISTINCT FROM c.computed;
+       SET category = c.category
+      FROM voyager.release_categories(ids) c
+     WHERE r.id = c.id AND r.category IS DISTINCT FROM c.category;
     GET DIAGNOSTICS changed = ROW_COUNT;
-    next_id := upto + 1;
+    next_id := ids[looked] + 1;
+END $$;
+
+
+--
+-- Name: recategorize_queued(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recategorize_queued(p_limit integer DEFAULT NULL::integer) RETURNS TABLE(looked integer, changed integer, kept integer)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_marks bigint[];
+    v_ids bigint[];
+BEGIN
+    SELECT coalesce(array_agg(q.release_id), '{}') INTO v_marks
+      FROM (SELECT q.release_id FROM voyager.recategorize_queue q ORDER BY q.release_id
+             LIMIT coalesce(p_limit, voyager.setting_int('recategorize_batch'))
+               FOR UPDATE SKIP LOCKED) q;
+    SELECT coalesce(array_agg(r.id), '{}') INTO v_ids
+      FROM (SELECT r.id FROM voyager.releases r WHERE r.id = ANY (v_marks) ORDER BY r.id
+               FOR UPDATE SKIP LOCKED) r;
+    UPDATE voyager.releases r
+       SET category = c.category
+      FROM voyager.release_categories(v_ids) c
+     WHERE r.id = c.id AND r.category IS DISTINCT FROM c.category;
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    DELETE FROM voyager.recategorize_queue q               -- a release gone takes its mark with it
+     WHERE q.release_id = ANY (v_marks)
+       AND (q.release_id = ANY (v_ids) OR NOT EXISTS (SELECT FROM voyager.releases r WHERE r.id = q.release_id));
+    GET DIAGNOSTICS looked = ROW_COUNT;
+    kept := cardinality(v_marks) - looked;
+    RETURN NEXT;
+END $$;
+
+
+--
+-- Name: recategorize_texts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recategorize_texts() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO voyager.recategorize_queue (release_id)
+    SELECT DISTINCT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5
+     ORDER BY 1
+        ON CONFLICT (release_id) DO NOTHING;
+    RETURN NULL;
 END $$;
 
 
@@ -2460,6 +2737,39 @@ BEGIN
       FROM voyager.ranges r WHERE r.id = ANY (x.ranges)
      ORDER BY r.start_article;
 END $$;
+
+
+--
+-- Name: release_categories(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.release_categories(p_ids bigint[]) RETURNS TABLE(id bigint, category integer)
+    LANGUAGE sql STABLE
+    AS $$
+SELECT x.id,
+       voyager.category_of(x.name, gs.groups,
+           (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
+             WHERE t.release_id = x.id AND t.kind IN (2, 3, 5)
+             ORDER BY CASE t.kind WHEN 5 THEN 0 WHEN 3 THEN 1 ELSE 2 END, length(l) DESC, l
+             LIMIT 1))
+  FROM voyager.releases x
+  JOIN voyager.group_sets gs ON gs.id = x.group_set_id
+ WHERE x.id = ANY (p_ids)
+$$;
+
+
+--
+-- Name: release_file_names(bigint, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.release_file_names(p_release_id bigint, p_posted_at timestamp with time zone) RETURNS text[]
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+SELECT coalesce(voyager.chunk_file_names(coalesce(
+           (SELECT c.chunk FROM voyager.release_chunks c
+             WHERE c.month = voyager.chunk_month(p_posted_at) AND c.release_id = p_release_id),
+           (SELECT c.chunk FROM voyager.release_chunks c WHERE c.release_id = p_release_id LIMIT 1))), '{}')
+$$;
 
 
 --
@@ -3545,6 +3855,19 @@ END $$;
 
 
 --
+-- Name: side_kind(text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.side_kind(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $_$
+SELECT CASE WHEN p_name ~* '\.par2$' THEN 'par2'
+            WHEN p_name ~* '\.(nfo|sfv|nzb|srr|txt|md5|m3u|cue|log)$' THEN 'sidecar'
+            WHEN p_name ~* '\.(jpe?g|png|gif|bmp|webp)$' THEN 'image' END
+$_$;
+
+
+--
 -- Name: sign_in(text, text, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4579,6 +4902,16 @@ ALTER TABLE voyager.ranges ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: recategorize_queue; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.recategorize_queue (
+    release_id bigint NOT NULL,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 
@@ -5646,6 +5979,14 @@ ALTER TABLE ONLY voyager.ranges
 
 
 --
+-- Name: recategorize_queue recategorize_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.recategorize_queue
+    ADD CONSTRAINT recategorize_queue_pkey PRIMARY KEY (release_id);
+
+
+--
 -- Name: recoveries recoveries_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -5882,6 +6223,20 @@ CREATE INDEX par2_files_hash_idx ON voyager.par2_files USING btree (md5_16k, siz
 
 
 --
+-- Name: par2_sets_found_brin; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX par2_sets_found_brin ON voyager.par2_sets USING brin (found_at);
+
+
+--
+-- Name: par2_sets_message_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX par2_sets_message_idx ON voyager.par2_sets USING btree (message_id);
+
+
+--
 -- Name: pending_releases_waiting_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -6022,10 +6377,24 @@ CREATE INDEX releases_newest_idx ON voyager.releases USING btree (posted_at DESC
 
 
 --
+-- Name: releases_poster_posted_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_poster_posted_idx ON voyager.releases USING btree (poster_id, posted_at);
+
+
+--
 -- Name: releases_provisional_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
 CREATE INDEX releases_provisional_idx ON voyager.releases USING btree (id) WHERE (settled_at IS NULL);
+
+
+--
+-- Name: releases_small_settled_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_small_settled_idx ON voyager.releases USING btree (settled_at) WHERE ((files <= 3) AND (bytes < 1048576));
 
 
 --
@@ -6154,6 +6523,20 @@ CREATE TRIGGER release_texts_catalog_change AFTER INSERT OR DELETE OR UPDATE OR 
 --
 
 CREATE TRIGGER release_texts_posted_at BEFORE INSERT ON voyager.release_texts FOR EACH ROW WHEN ((new.posted_at IS NULL)) EXECUTE FUNCTION voyager.release_text_posted_at();
+
+
+--
+-- Name: release_texts release_texts_recategorize_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_recategorize_insert AFTER INSERT ON voyager.release_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.recategorize_texts();
+
+
+--
+-- Name: release_texts release_texts_recategorize_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_recategorize_update AFTER UPDATE ON voyager.release_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.recategorize_texts();
 
 
 --

@@ -1,0 +1,2 @@
+-- Verify voyager:function_chunk_file_names on pg
+SELECT 'voyager.chunk_file_names(bytea)'::regprocedure;

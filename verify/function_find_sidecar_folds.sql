@@ -1,0 +1,2 @@
+-- Verify voyager:function_find_sidecar_folds on pg
+SELECT 'voyager.find_sidecar_folds(timestamptz, timestamptz)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_inner_stems on pg
+SELECT 'voyager.inner_stems(bigint)'::regprocedure;

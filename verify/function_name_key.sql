@@ -1,0 +1,2 @@
+-- Verify voyager:function_name_key on pg
+SELECT 'voyager.name_key(text)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_random_stem on pg
+SELECT 'voyager.random_stem(text)'::regprocedure;
