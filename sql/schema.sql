@@ -1771,8 +1771,8 @@ BEGIN
     ELSIF v_lane = 'tail' AND NOT voyager.tail_started(v_group) THEN
         -- The seam: a caught-up, released history lane whose window stands where the
         -- tail's first range begins is continued by the tail (its snapshot handed over).
-        INSERT INTO voyager.snapshots AS s (group_id, lane, article, bytes, taken_at, data)
-        SELECT s.group_id, 'tail', s.article, s.bytes, s.taken_at, s.data
+        INSERT INTO voyager.snapshots AS s (group_id, lane, article, rule_version, bytes, taken_at, data)
+        SELECT s.group_id, 'tail', s.article, s.rule_version, s.bytes, s.taken_at, s.data
           FROM voyager.snapshots s
           JOIN voyager.group_leases h ON h.group_id = s.group_id AND h.lane = s.lane
          WHERE s.group_id = v_group AND s.lane = 'history' AND h.token IS NULL
@@ -1780,8 +1780,9 @@ BEGIN
            AND s.article = (SELECT min(r.start_article) FROM voyager.ranges r
                              WHERE r.group_id = v_group AND r.priority <= v_tail AND r.status <> 'ancient')
            AND voyager.history_caught_up(v_group)
-            ON CONFLICT (group_id, lane) DO UPDATE
-           SET article = excluded.article, bytes = excluded.bytes, taken_at = excluded.taken_at, data = excluded.data;
+            ON CONFLICT (group_id, lane, article) DO UPDATE
+           SET rule_version = excluded.rule_version, bytes = excluded.bytes, taken_at = excluded.taken_at,
+               data = excluded.data;
         IF FOUND THEN
             UPDATE voyager.group_leases gl
                SET snapshot_article = h.snapshot_article, snapshot_at = h.snapshot_at
@@ -1802,6 +1803,7 @@ BEGIN
       FROM voyager.group_leases gl
       JOIN voyager.groups g ON g.id = gl.group_id
       LEFT JOIN voyager.snapshots s ON s.group_id = gl.group_id AND s.lane = gl.lane
+                                   AND s.article = gl.snapshot_article
      WHERE gl.group_id = v_group AND gl.lane = v_lane;
 END $$;
 
@@ -2436,6 +2438,7 @@ DECLARE
     v_version integer := (SELECT max(version) FROM voyager.rule_sets);
     v_lead    interval := make_interval(hours => voyager.setting_int('recovery_lead_hours')::integer);
     g         record;
+    s         record;
     v_start   bigint;
     v_ranges  bigint[];
 BEGIN
@@ -2453,20 +2456,32 @@ BEGIN
                           AND (c.articles > 0 OR c.files > 0 OR c.releases > 0))
          GROUP BY r.group_id
     LOOP
-        -- the lead-in: where a fresh window stands as the lane's did at the first stale range
-        SELECT max(x.start_article) INTO v_start
-          FROM voyager.ranges x, voyager.ranges f
-         WHERE f.id = g.stale[1] AND x.group_id = g.group_id AND x.status <> 'ancient'
-           AND x.start_article <= f.start_article AND x.est_date <= f.est_date - v_lead;
+        -- the window to carry: the lane's latest kept snapshot before the first drop's range
+        SELECT k.lane, k.article, k.rule_version INTO s
+          FROM voyager.ranges f
+          JOIN voyager.snapshots k ON k.group_id = f.group_id AND k.lane = f.lane
+         WHERE f.id = g.stale[1] AND k.article <= f.start_article
+         ORDER BY k.article DESC
+         LIMIT 1;
+        v_start := s.article;
         IF v_start IS NULL THEN
-            SELECT min(x.start_article) INTO v_start FROM voyager.ranges x
-             WHERE x.group_id = g.group_id AND x.status <> 'ancient';
+            -- none that old: the lead-in, where a fresh window stands as the lane's did at the first stale range
+            SELECT max(x.start_article) INTO v_start
+              FROM voyager.ranges x, voyager.ranges f
+             WHERE f.id = g.stale[1] AND x.group_id = g.group_id AND x.status <> 'ancient'
+               AND x.start_article <= f.start_article AND x.est_date <= f.est_date - v_lead;
+            IF v_start IS NULL THEN
+                SELECT min(x.start_article) INTO v_start FROM voyager.ranges x
+                 WHERE x.group_id = g.group_id AND x.status <> 'ancient';
+            END IF;
         END IF;
+        -- from the range holding the start on (a snapshot stands at a resume point inside one)
         SELECT array_agg(x.id ORDER BY x.start_article) INTO v_ranges FROM voyager.ranges x
          WHERE x.group_id = g.group_id AND x.status <> 'ancient'
-           AND x.start_article >= v_start AND x.end_article <= g.last_end;
-        INSERT INTO voyager.recoveries AS x (rule, key, group_id, rule_version, ranges, stale)
-        VALUES (p_rule, p_key, g.group_id, v_version, v_ranges, g.stale)
+           AND x.end_article >= v_start AND x.end_article <= g.last_end;
+        INSERT INTO voyager.recoveries AS x (rule, key, group_id, rule_version, ranges, stale,
+                                             snapshot_lane, snapshot_article, snapshot_rule_version)
+        VALUES (p_rule, p_key, g.group_id, v_version, v_ranges, g.stale, s.lane, s.article, s.rule_version)
             ON CONFLICT (group_id, rule, key) WHERE done_at IS NULL DO NOTHING;
         IF FOUND THEN
             INSERT INTO voyager.group_leases (group_id, lane) VALUES (g.group_id, 'recovery')
@@ -2493,6 +2508,51 @@ CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p
     )
     SELECT count(*) > 0 FROM done
 $$;
+
+
+--
+-- Name: prune_snapshots(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.prune_snapshots() RETURNS TABLE(snapshots integer, bytes bigint)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_last  integer := voyager.setting_int('snapshot_keep_last');
+    v_every bigint  := greatest(voyager.setting_int('snapshot_keep_every_articles'), 1);
+    v_max   bigint  := voyager.setting_int('snapshot_keep_mb')::bigint << 20;
+    v_n     integer;
+    v_bytes bigint;
+BEGIN
+    WITH ranked AS (
+        SELECT s.group_id, s.lane, s.article, s.bytes,
+               s.article = gl.snapshot_article
+                 OR EXISTS (SELECT 1 FROM voyager.recoveries x
+                             WHERE x.done_at IS NULL AND x.group_id = s.group_id
+                               AND x.snapshot_lane = s.lane AND x.snapshot_article = s.article) AS needed,
+               row_number() OVER (PARTITION BY s.group_id, s.lane ORDER BY s.article DESC) AS nth,
+               row_number() OVER (PARTITION BY s.group_id, s.lane, (s.article - 1) / v_every
+                                  ORDER BY s.article DESC) AS nth_in_stretch
+          FROM voyager.snapshots s
+          LEFT JOIN voyager.group_leases gl ON gl.group_id = s.group_id AND gl.lane = s.lane
+    ), kept AS (
+        SELECT r.*, (r.needed OR r.nth <= v_last OR r.nth_in_stretch = 1) AS by_rule
+          FROM ranked r
+    ), bounded AS (
+        SELECT k.*, sum(k.bytes) FILTER (WHERE k.by_rule)
+                      OVER (PARTITION BY k.group_id ORDER BY k.needed DESC, k.article DESC, k.lane
+                            ROWS UNBOUNDED PRECEDING) AS upto
+          FROM kept k
+    ), gone AS (
+        DELETE FROM voyager.snapshots s USING bounded b
+         WHERE s.group_id = b.group_id AND s.lane = b.lane AND s.article = b.article
+           AND NOT b.needed AND (NOT b.by_rule OR b.upto > v_max)
+        RETURNING s.bytes
+    )
+    SELECT count(*), coalesce(sum(g.bytes), 0) INTO v_n, v_bytes FROM gone g;
+    RETURN QUERY SELECT v_n, v_bytes;
+END $$;
 
 
 --
@@ -2717,7 +2777,7 @@ $$;
 -- Name: recovery_ranges(uuid); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.recovery_ranges(p_token uuid) RETURNS TABLE(range_id bigint, start_article bigint, end_article bigint, stale boolean, group_end boolean)
+CREATE FUNCTION voyager.recovery_ranges(p_token uuid) RETURNS TABLE(range_id bigint, start_article bigint, end_article bigint, resume bigint, stale boolean, group_end boolean)
     LANGUAGE plpgsql
     AS $$
 #variable_conflict use_column
@@ -2731,7 +2791,8 @@ BEGIN
         RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
     END IF;
     RETURN QUERY
-    SELECT r.id, r.start_article, r.end_article, r.id = ANY (x.stale),
+    SELECT r.id, r.start_article, r.end_article, greatest(r.start_article, coalesce(x.snapshot_article, 0)),
+           r.id = ANY (x.stale),
            NOT EXISTS (SELECT 1 FROM voyager.ranges a WHERE a.group_id = r.group_id
                           AND a.start_article > r.end_article AND a.status IN ('done', 'leased'))
       FROM voyager.ranges r WHERE r.id = ANY (x.ranges)
@@ -3909,8 +3970,16 @@ CREATE FUNCTION voyager.snapshot(p_token uuid) RETURNS TABLE(article bigint, tak
 DECLARE v voyager.group_leases;
 BEGIN
     v := voyager.lease_of(p_token);
+    IF v.lane = 'recovery' THEN
+        RETURN QUERY SELECT s.article, s.taken_at, s.data
+                       FROM voyager.recoveries x
+                       JOIN voyager.snapshots s ON s.group_id = x.group_id AND s.lane = x.snapshot_lane
+                                               AND s.article = x.snapshot_article
+                      WHERE x.token = p_token AND x.done_at IS NULL;
+        RETURN;
+    END IF;
     RETURN QUERY SELECT s.article, s.taken_at, s.data FROM voyager.snapshots s
-                  WHERE s.group_id = v.group_id AND s.lane = v.lane;
+                  WHERE s.group_id = v.group_id AND s.lane = v.lane AND s.article = v.snapshot_article;
 END $$;
 
 
@@ -4385,10 +4454,13 @@ BEGIN
         RAISE EXCEPTION 'snapshot refused: it stands at article % but the lane resumes at %', p_article,
             coalesce(v_resume::text, 'no stored batch yet') USING ERRCODE = 'VY004';
     END IF;
-    INSERT INTO voyager.snapshots AS s (group_id, lane, article, bytes, taken_at, data)
-    VALUES (v.group_id, v.lane, p_article, octet_length(p_data), now(), p_data)
-        ON CONFLICT (group_id, lane) DO UPDATE
-       SET article = excluded.article, bytes = excluded.bytes, taken_at = excluded.taken_at, data = excluded.data;
+    -- the same article again (a redo after a takeover): the same window, stored again
+    INSERT INTO voyager.snapshots AS s (group_id, lane, article, rule_version, bytes, taken_at, data)
+    VALUES (v.group_id, v.lane, p_article, CASE WHEN v.rules_token = p_token THEN v.rule_version END,
+            octet_length(p_data), now(), p_data)
+        ON CONFLICT (group_id, lane, article) DO UPDATE
+       SET rule_version = excluded.rule_version, bytes = excluded.bytes, taken_at = excluded.taken_at,
+           data = excluded.data;
     UPDATE voyager.group_leases SET snapshot_article = p_article, snapshot_at = now(), heartbeat_at = now()
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN octet_length(p_data);
@@ -4931,7 +5003,11 @@ CREATE TABLE voyager.recoveries (
     planned_at timestamp with time zone DEFAULT now() NOT NULL,
     done_at timestamp with time zone,
     added integer DEFAULT 0 NOT NULL,
+    snapshot_lane voyager.lane,
+    snapshot_article bigint,
+    snapshot_rule_version integer,
     CONSTRAINT recoveries_rule_check CHECK ((rule = ANY (ARRAY['dropped-poster'::text, 'garbage'::text, 'crosspost'::text]))),
+    CONSTRAINT recoveries_snapshot_check CHECK (((snapshot_lane IS NULL) = (snapshot_article IS NULL))),
     CONSTRAINT recoveries_stale_check CHECK (((stale <@ ranges) AND (cardinality(stale) > 0)))
 );
 
@@ -5235,7 +5311,8 @@ CREATE TABLE voyager.snapshots (
     article bigint NOT NULL,
     bytes bigint NOT NULL,
     taken_at timestamp with time zone DEFAULT now() NOT NULL,
-    data bytea NOT NULL
+    data bytea NOT NULL,
+    rule_version integer
 );
 ALTER TABLE ONLY voyager.snapshots ALTER COLUMN data SET STORAGE EXTERNAL;
 
@@ -5465,7 +5542,7 @@ CREATE VIEW voyager.status_held AS
    FROM (((voyager.group_leases gl
      JOIN voyager.groups g ON ((g.id = gl.group_id)))
      LEFT JOIN voyager.ranges r ON ((r.id = gl.range_id)))
-     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
+     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane) AND (s.article = gl.snapshot_article))))
   WHERE (gl.token IS NOT NULL)
   ORDER BY g.priority, gl.lane;
 
@@ -5515,7 +5592,7 @@ CREATE VIEW voyager.status_leases AS
    FROM (((voyager.group_leases gl
      JOIN voyager.groups g ON ((g.id = gl.group_id)))
      LEFT JOIN voyager.ranges r ON ((r.id = gl.range_id)))
-     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane))))
+     LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane) AND (s.article = gl.snapshot_article))))
   WHERE (gl.token IS NOT NULL)
   ORDER BY g.priority, gl.lane;
 
@@ -5626,6 +5703,36 @@ CREATE VIEW voyager.status_ranges AS
             WHEN r.capture THEN 'capture'::text
             ELSE 'history'::text
         END, r.status;
+
+
+--
+-- Name: status_recoveries; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_recoveries AS
+ SELECT x.id,
+    g.name AS group_name,
+    x.rule,
+    x.key,
+        CASE
+            WHEN (x.done_at IS NOT NULL) THEN 'done'::text
+            WHEN (x.token IS NOT NULL) THEN 'running'::text
+            ELSE 'planned'::text
+        END AS state,
+    cardinality(x.ranges) AS ranges,
+    cardinality(x.stale) AS stale,
+        CASE
+            WHEN (x.snapshot_article IS NOT NULL) THEN format('snapshot at %s (%s lane, rule set %s)'::text, x.snapshot_article, x.snapshot_lane, COALESCE((x.snapshot_rule_version)::text, 'none'::text))
+            ELSE format('fresh window (no snapshot old enough; lead-in %s h)'::text, voyager.setting_int('recovery_lead_hours'::text))
+        END AS starts_from,
+    (x.snapshot_article IS NULL) AS fell_back,
+    x.rule_version,
+    x.planned_at,
+    x.done_at,
+    x.added
+   FROM (voyager.recoveries x
+     JOIN voyager.groups g ON ((g.id = x.group_id)))
+  ORDER BY (x.done_at IS NULL) DESC, x.id DESC;
 
 
 --
@@ -6143,7 +6250,7 @@ ALTER TABLE ONLY voyager.sign_in_failures
 --
 
 ALTER TABLE ONLY voyager.snapshots
-    ADD CONSTRAINT snapshots_pkey PRIMARY KEY (group_id, lane);
+    ADD CONSTRAINT snapshots_pkey PRIMARY KEY (group_id, lane, article);
 
 
 --
@@ -6728,6 +6835,14 @@ ALTER TABLE ONLY voyager.rule_samples
 
 ALTER TABLE ONLY voyager.snapshots
     ADD CONSTRAINT snapshots_group_id_lane_fkey FOREIGN KEY (group_id, lane) REFERENCES voyager.group_leases(group_id, lane);
+
+
+--
+-- Name: snapshots snapshots_rule_version_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.snapshots
+    ADD CONSTRAINT snapshots_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
 
 
 --

@@ -245,7 +245,7 @@ def test_voyager_status_json_has_every_view(state, db_dsn, monkeypatch, capsys):
     assert data["tail"][-1] == {"group_name": None, "ranges": 3, "leased": 1, "articles_todo": 1000,
                                 "from_article": 1201, "to_article": 4500, "holder": None}
     assert [b["band"] for b in data["bands"]][0] == "tail"
-    assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts", "sample_dates",
+    assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts", "sample_dates", "recategorize",
                                              "prune_snapshots"}
     assert main(["status"]) == 0
     text = capsys.readouterr().out
