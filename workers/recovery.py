@@ -21,7 +21,6 @@ import logging
 
 from psycopg.types.json import Jsonb
 
-from ext.window import Window
 from workers.nntp import chunk_requests
 from workers.worker import GroupLost, LaneWorker
 
@@ -57,10 +56,8 @@ class RecoveryLane(LaneWorker):
                 self.keeper.token = None
 
     def recover(self, token, name: str) -> None:
-        snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
-        window = Window.restore(bytes(snap[1])) if snap else Window(name)
-        self.load_rules(token, window)           # the rule set the rule is gone from, a restored window too
-        self.stats["from_snapshot"] = self.stats.get("from_snapshot", 0) + int(snap is not None)
+        window, restored = self.lease_window(token, name)   # with the rule set the rule is gone from
+        self.stats["from_snapshot"] = self.stats.get("from_snapshot", 0) + int(restored)
         rows = self.call("SELECT range_id, start_article, end_article, resume, stale, group_end "
                          "FROM voyager.recovery_ranges(%s)", (token,)).fetchall()
         for n, (range_id, start, end, resume, stale, _end) in enumerate(rows):

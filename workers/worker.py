@@ -415,6 +415,15 @@ class LaneWorker:
         """The owner list the window runs with: the lease's (the active groups' numbers)."""
         return owners
 
+    def lease_window(self, token, name: str) -> tuple[Window, bool]:
+        """The window a lease runs: its snapshot (voyager.snapshot: a lane's
+        current one, a recovery's kept one) restored, else a fresh one, with the
+        lease's rules loaded; and whether it was restored."""
+        snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
+        window = Window.restore(bytes(snap[1])) if snap else Window(name)
+        self.load_rules(token, window)
+        return window, snap is not None
+
     def load_rules(self, token, window: Window) -> int:
         """The lease's rule set and owner list (voyager.lease_rules) onto the window,
         a restored one too: a rule set added since applies from this lease, and a
@@ -491,9 +500,7 @@ class LaneWorker:
         snapshots every snapshot_minutes, and asks again every tail_poll seconds;
         the planner's new ranges fall into its order, and the next batches finish
         what it wrote provisionally."""
-        snap = self.call("SELECT article, data FROM voyager.snapshot(%s)", (token,)).fetchone()
-        window = Window.restore(bytes(snap[1])) if snap else Window(name)
-        self.load_rules(token, window)
+        window, _restored = self.lease_window(token, name)
         rng = None                  # the lease's cursor range, once next_range gave one
         self.cursor = None          # its id, for fail_group
         self.resume = None          # its resume point: as next_range gave it, then as store_batch returns it
