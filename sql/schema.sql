@@ -1998,6 +1998,212 @@ END $$;
 
 
 --
+-- Name: merge_pass(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.merge_pass() RETURNS TABLE(slices integer, proposed integer, merged integer, place timestamp with time zone, behind interval)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_place timestamptz;
+    v_to timestamptz;
+    v_until timestamptz := now() - make_interval(secs => voyager.setting_int('merge_lag_seconds'));
+    v_step interval := make_interval(secs => voyager.setting_int('merge_slice_seconds'));
+    v_budget interval := make_interval(secs => voyager.setting_int('merge_run_seconds'));
+    v_start timestamptz := clock_timestamp();
+    v_out jsonb;
+BEGIN
+    slices := 0; proposed := 0; merged := 0;
+    SELECT j.place INTO v_place FROM voyager.jobs j WHERE j.name = 'merges' FOR UPDATE;
+    IF v_place IS NULL THEN               -- the first run starts at the oldest release
+        SELECT min(r.first_seen_at) INTO v_place FROM voyager.releases r;
+        v_place := coalesce(v_place, v_until);
+    END IF;
+    WHILE v_place < v_until AND clock_timestamp() - v_start < v_budget LOOP
+        v_to := least(v_place + v_step, v_until);
+        WITH found AS (
+            SELECT f.*, 0 AS pref FROM voyager.find_name_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 1 FROM voyager.find_inner_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 2 FROM voyager.find_sidecar_folds(v_place, v_to) f
+        ), chosen AS (
+            SELECT DISTINCT ON (f.merged_id) f.* FROM found f ORDER BY f.merged_id, f.pref
+        )
+        SELECT voyager.merge_releases(coalesce(array_agg(c.survivor_id ORDER BY c.pref, c.merged_id), '{}'),
+                                      coalesce(array_agg(c.merged_id ORDER BY c.pref, c.merged_id), '{}'),
+                                      coalesce(array_agg(c.via ORDER BY c.pref, c.merged_id), '{}'),
+                                      coalesce(array_agg(c.set_id ORDER BY c.pref, c.merged_id), '{}'))
+          INTO v_out FROM chosen c;
+        proposed := proposed + (v_out ->> 'proposed')::integer;
+        merged := merged + (v_out ->> 'merged')::integer;
+        slices := slices + 1;
+        v_place := v_to;
+    END LOOP;
+    UPDATE voyager.jobs j SET place = v_place WHERE j.name = 'merges';
+    place := v_place;
+    behind := greatest(now() - v_place, interval '0');
+    RETURN NEXT;
+END $$;
+
+
+--
+-- Name: merge_releases(bigint[], bigint[], text[], bytea[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[]) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_p record;
+    v_root bigint;
+    v_roots bigint[] := '{}';
+    v_merged integer := 0;
+BEGIN
+    IF cardinality(p_survivor) IS DISTINCT FROM cardinality(p_merged)
+       OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_via)
+       OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
+        RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
+    END IF;
+    PERFORM 1 FROM voyager.releases r
+     WHERE r.id = ANY (p_survivor || p_merged)
+        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_survivor || p_merged))
+        OR r.merged_into = ANY (p_merged)
+     ORDER BY r.id FOR UPDATE;
+
+    FOR v_p IN SELECT * FROM unnest(p_survivor, p_merged, p_via, p_set) AS p(survivor, merged, via, set_id) LOOP
+        SELECT coalesce(s.merged_into, s.id) INTO v_root
+          FROM voyager.releases s WHERE s.id = v_p.survivor AND s.settled_at IS NOT NULL;
+        CONTINUE WHEN v_root IS NULL OR v_root = v_p.merged
+             OR NOT EXISTS (SELECT FROM voyager.releases m
+                             WHERE m.id = v_p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL);
+        -- the root's own head, kept before its first member joins
+        INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
+                                                segments, bytes, files, complete, has_par2, source, name)
+        SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
+               r.files, r.complete, r.has_par2, r.source, r.name
+          FROM voyager.releases r WHERE r.id = v_root
+            ON CONFLICT (release_id) DO NOTHING;
+        -- a survivor merged in: its members go to the root, its own head comes back
+        IF EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = v_p.merged) THEN
+            UPDATE voyager.releases x SET merged_into = v_root WHERE x.merged_into = v_p.merged;
+            UPDATE voyager.release_merges rm SET survivor_id = v_root WHERE rm.survivor_id = v_p.merged;
+            PERFORM voyager.merge_settle(ARRAY[v_p.merged]);
+        END IF;
+        UPDATE voyager.releases m SET merged_into = v_root WHERE m.id = v_p.merged;
+        INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
+        VALUES (v_p.merged, v_root, v_p.via, v_p.set_id)
+            ON CONFLICT (merged_id) DO UPDATE
+           SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
+        v_roots := v_roots || v_root;
+        v_merged := v_merged + 1;
+    END LOOP;
+
+    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)
+    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots)
+        ON CONFLICT (release_id) DO UPDATE SET hidden = true, verdict = 'merged', judged_at = now()
+     WHERE j.verdict <> 'merged' OR NOT j.hidden;
+    IF cardinality(v_roots) > 0 THEN
+        PERFORM voyager.merge_settle(ARRAY(SELECT DISTINCT unnest(v_roots)));
+    END IF;
+    RETURN jsonb_build_object('proposed', coalesce(cardinality(p_merged), 0), 'merged', v_merged,
+                              'survivors', (SELECT count(DISTINCT x) FROM unnest(v_roots) x));
+END $$;
+
+
+--
+-- Name: merge_settle(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.merge_settle(p_roots bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_alone bigint[];
+    v_held bigint[];
+BEGIN
+    SELECT coalesce(array_agg(o.release_id) FILTER (WHERE NOT x.members), '{}'),
+           coalesce(array_agg(o.release_id) FILTER (WHERE x.members), '{}')
+      INTO v_alone, v_held
+      FROM voyager.release_own_totals o
+     CROSS JOIN LATERAL (SELECT EXISTS (SELECT FROM voyager.releases m WHERE m.merged_into = o.release_id) AS members) x
+     WHERE o.release_id = ANY (p_roots);
+
+    -- the new heads; one statement writes them, moves the chunks and renames the name texts
+    WITH heads AS MATERIALIZED (
+        SELECT o.release_id AS id, o.posted_at, o.last_posted_at, o.first_article, o.last_article, o.segments,
+               o.bytes, o.files, o.complete, o.has_par2, o.source, o.name
+          FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone)
+        UNION ALL
+        SELECT t.root, t.posted_at, t.last_posted_at, t.first_article, t.last_article, t.segments, t.bytes, t.files,
+               t.complete OR coalesce((SELECT bool_or(voyager.par2_complete(t.root, s.set_id))
+                                         FROM (SELECT DISTINCT rm.set_id FROM voyager.release_merges rm
+                                                WHERE rm.survivor_id = t.root AND rm.set_id IS NOT NULL) s), false),
+               t.has_par2, n.source, n.name
+          FROM (SELECT p.root, min(p.posted_at) AS posted_at, max(p.last_posted_at) AS last_posted_at,
+                       min(p.first_article) AS first_article, max(p.last_article) AS last_article,
+                       sum(p.segments)::bigint AS segments, sum(p.bytes)::bigint AS bytes,
+                       sum(p.files)::integer AS files, bool_and(p.complete) AS complete, bool_or(p.has_par2) AS has_par2
+                  FROM (SELECT o.release_id AS root, o.posted_at, o.last_posted_at, o.first_article, o.last_article,
+                               o.segments, o.bytes, o.files, o.complete, o.has_par2
+                          FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_held)
+                        UNION ALL
+                        SELECT m.merged_into, m.posted_at, m.last_posted_at, m.first_article, m.last_article,
+                               m.segments, m.bytes, m.files, m.complete, m.has_par2
+                          FROM voyager.releases m WHERE m.merged_into = ANY (v_held)) p
+                 GROUP BY p.root) t
+         CROSS JOIN LATERAL (
+            SELECT c.name, c.source FROM (
+                SELECT o.name, o.source, 0 AS pref, o.files
+                  FROM voyager.release_own_totals o JOIN voyager.releases r ON r.id = o.release_id
+                 WHERE o.release_id = t.root AND r.readable
+                UNION ALL
+                SELECT m.name, m.source, 1, m.files FROM voyager.releases m WHERE m.merged_into = t.root AND m.readable
+                UNION ALL
+                SELECT voyager.file_stem(s.name), 7::smallint, 2, 0
+                  FROM voyager.release_merges rm JOIN voyager.par2_sets s ON s.set_id = rm.set_id
+                 WHERE rm.survivor_id = t.root AND s.name IS NOT NULL
+                   AND NOT voyager.random_stem(voyager.file_stem(s.name))
+                UNION ALL
+                SELECT o.name, o.source, 3, 0 FROM voyager.release_own_totals o WHERE o.release_id = t.root) c
+             ORDER BY c.pref, c.files DESC, c.name LIMIT 1) n
+    ), moved AS (
+        UPDATE voyager.release_chunks c SET month = voyager.chunk_month(h.posted_at)
+          FROM heads h JOIN voyager.releases r ON r.id = h.id
+         WHERE c.release_id = h.id AND c.month = voyager.chunk_month(r.posted_at)
+           AND voyager.chunk_month(r.posted_at) <> voyager.chunk_month(h.posted_at)
+        RETURNING 1
+    ), renamed AS (
+        UPDATE voyager.release_texts t SET text = h.name
+          FROM heads h WHERE t.release_id = h.id AND t.kind = 1 AND t.text <> h.name
+        RETURNING 1
+    )
+    UPDATE voyager.releases r
+       SET posted_at = h.posted_at, last_posted_at = h.last_posted_at, first_article = h.first_article,
+           last_article = h.last_article, segments = h.segments, bytes = h.bytes, files = h.files,
+           complete = h.complete, has_par2 = h.has_par2, source = h.source, name = h.name
+      FROM heads h
+     WHERE r.id = h.id
+       AND (r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes, r.files,
+            r.complete, r.has_par2, r.source, r.name)
+           IS DISTINCT FROM (h.posted_at, h.last_posted_at, h.first_article, h.last_article, h.segments, h.bytes,
+                             h.files, h.complete, h.has_par2, h.source, h.name);
+
+    DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (p_roots) AND t.kind = 7;
+    INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+    SELECT m.merged_into, h.posted_at, 7, string_agg(t.text, E'\n' ORDER BY t.kind, t.text)
+      FROM voyager.releases m
+      JOIN voyager.releases h ON h.id = m.merged_into
+      JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
+     WHERE m.merged_into = ANY (v_held)
+     GROUP BY m.merged_into, m.id, h.posted_at;
+
+    DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
+    INSERT INTO voyager.recategorize_queue (release_id)
+    SELECT DISTINCT unnest(p_roots) ON CONFLICT DO NOTHING;
+    RETURN cardinality(v_held);
+END $$;
+
+
+--
 -- Name: name_key(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2260,16 +2466,51 @@ SELECT r.id, r.name, p.poster, extract(epoch FROM r.posted_at)::bigint, gs.group
   LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
   LEFT JOIN LATERAL (
       SELECT row_number() OVER (ORDER BY c.month, c.release_id) AS chunk_no, c.chunk
-        FROM voyager.release_chunks c
-       WHERE c.month = voyager.chunk_month(r.posted_at) AND c.release_id = r.id
-      UNION ALL
-      SELECT row_number() OVER (ORDER BY c.month, c.release_id), c.chunk
-        FROM voyager.release_chunks c
-       WHERE c.release_id = r.id
-         AND NOT EXISTS (SELECT FROM voyager.release_chunks m
-                          WHERE m.month = voyager.chunk_month(r.posted_at) AND m.release_id = r.id)) c ON true
+        FROM (SELECT r.id, r.posted_at
+              UNION ALL
+              SELECT m.id, m.posted_at FROM voyager.releases m WHERE m.merged_into = r.id) part
+       CROSS JOIN LATERAL (
+            SELECT c.month, c.release_id, c.chunk FROM voyager.release_chunks c
+             WHERE c.month = voyager.chunk_month(part.posted_at) AND c.release_id = part.id
+            UNION ALL
+            SELECT c.month, c.release_id, c.chunk FROM voyager.release_chunks c
+             WHERE c.release_id = part.id
+               AND NOT EXISTS (SELECT FROM voyager.release_chunks m
+                                WHERE m.month = voyager.chunk_month(part.posted_at) AND m.release_id = part.id)) c
+  ) c ON true
  WHERE r.id = p_release_id
  ORDER BY c.chunk_no
+$$;
+
+
+--
+-- Name: par2_complete(bigint, bytea); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.par2_complete(p_release_id bigint, p_set_id bytea) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+WITH parts AS (
+    SELECT r.id, r.posted_at, r.bytes FROM voyager.releases r WHERE r.id = p_release_id
+    UNION ALL
+    SELECT m.id, m.posted_at, m.bytes FROM voyager.releases m WHERE m.merged_into = p_release_id
+), own AS (                               -- a survivor's own bytes, not the merged totals
+    SELECT p.id, coalesce(o.bytes, p.bytes) AS bytes, coalesce(o.posted_at, p.posted_at) AS posted_at
+      FROM parts p LEFT JOIN voyager.release_own_totals o ON o.release_id = p.id
+), names AS (
+    SELECT n FROM own p CROSS JOIN LATERAL unnest(voyager.release_file_names(p.id, p.posted_at)) n
+), described AS (
+    SELECT f.name, f.size, f.md5_16k FROM voyager.par2_files f WHERE f.set_id = p_set_id
+)
+SELECT EXISTS (SELECT FROM described)
+   AND ((SELECT bool_and(voyager.name_key(d.name) IN (SELECT voyager.name_key(n) FROM names)
+                         OR EXISTS (SELECT FROM voyager.file_hashes h
+                                     WHERE h.md5_16k = d.md5_16k AND h.size = d.size
+                                       AND h.release_id IN (SELECT id FROM parts)))
+           FROM described d)
+        OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
+              >= (SELECT count(*) FROM described)
+            AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)))
 $$;
 
 
@@ -2810,7 +3051,9 @@ CREATE FUNCTION voyager.release_categories(p_ids bigint[]) RETURNS TABLE(id bigi
 SELECT x.id,
        voyager.category_of(x.name, gs.groups,
            (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
-             WHERE t.release_id = x.id AND t.kind IN (2, 3, 5)
+             WHERE (t.release_id = x.id
+                    OR t.release_id IN (SELECT m.id FROM voyager.releases m WHERE m.merged_into = x.id))
+               AND t.kind IN (2, 3, 5)
              ORDER BY CASE t.kind WHEN 5 THEN 0 WHEN 3 THEN 1 ELSE 2 END, length(l) DESC, l
              LIMIT 1))
   FROM voyager.releases x
@@ -2852,6 +3095,28 @@ BEGIN
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN true;
 END $$;
+
+
+--
+-- Name: release_of_guid(bytea); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.release_of_guid(p_key bytea) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+SELECT coalesce(r.merged_into, r.id) FROM voyager.releases r WHERE r.release_key = p_key
+$$;
+
+
+--
+-- Name: release_of_id(bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.release_of_id(p_id bigint) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+SELECT coalesce(r.merged_into, r.id) FROM voyager.releases r WHERE r.id = p_id
+$$;
 
 
 --
@@ -4482,6 +4747,33 @@ $$;
 
 
 --
+-- Name: unmerge_releases(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.unmerge_releases(p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_out bigint[];
+    v_roots bigint[];
+BEGIN
+    PERFORM 1 FROM voyager.releases r
+     WHERE r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids)
+        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_ids))
+     ORDER BY r.id FOR UPDATE;
+    SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
+      INTO v_out, v_roots
+      FROM voyager.releases r
+     WHERE r.merged_into IS NOT NULL AND (r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids));
+    UPDATE voyager.releases r SET merged_into = NULL WHERE r.id = ANY (v_out);
+    DELETE FROM voyager.release_merges rm WHERE rm.merged_id = ANY (v_out);
+    DELETE FROM voyager.release_judgements j WHERE j.release_id = ANY (v_out) AND j.verdict = 'merged';
+    PERFORM voyager.merge_settle(v_roots);
+    RETURN cardinality(v_out);
+END $$;
+
+
+--
 -- Name: user_use(integer, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4760,6 +5052,7 @@ CREATE TABLE voyager.jobs (
     claim uuid,
     expires_at timestamp with time zone,
     description text NOT NULL,
+    place timestamp with time zone,
     CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (expires_at IS NULL))),
     CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
@@ -5089,6 +5382,22 @@ CREATE TABLE voyager.release_media_ids (
 
 
 --
+-- Name: release_merges; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_merges (
+    merged_id bigint NOT NULL,
+    survivor_id bigint NOT NULL,
+    via text NOT NULL,
+    set_id bytea,
+    merged_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT release_merges_check CHECK ((merged_id <> survivor_id)),
+    CONSTRAINT release_merges_set_id_check CHECK ((octet_length(set_id) = 16)),
+    CONSTRAINT release_merges_via_check CHECK ((via = ANY (ARRAY['par2'::text, 'name'::text, 'inner'::text, 'sidecar'::text])))
+);
+
+
+--
 -- Name: release_nfos; Type: TABLE; Schema: voyager; Owner: -
 --
 
@@ -5097,6 +5406,26 @@ CREATE TABLE voyager.release_nfos (
     message_id text NOT NULL,
     text text NOT NULL,
     found_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: release_own_totals; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.release_own_totals (
+    release_id bigint NOT NULL,
+    posted_at timestamp with time zone,
+    last_posted_at timestamp with time zone,
+    first_article bigint NOT NULL,
+    last_article bigint NOT NULL,
+    segments bigint NOT NULL,
+    bytes bigint NOT NULL,
+    files integer NOT NULL,
+    complete boolean NOT NULL,
+    has_par2 boolean NOT NULL,
+    source smallint NOT NULL,
+    name text NOT NULL
 );
 
 
@@ -5155,6 +5484,7 @@ CREATE TABLE voyager.releases (
     identity_key bytea NOT NULL,
     name text NOT NULL,
     readable boolean DEFAULT true NOT NULL,
+    merged_into bigint,
     CONSTRAINT releases_identity_key_check CHECK ((octet_length(identity_key) = 20)),
     CONSTRAINT releases_release_key_check CHECK ((octet_length(release_key) = 20))
 );
@@ -5595,6 +5925,31 @@ CREATE VIEW voyager.status_leases AS
      LEFT JOIN voyager.snapshots s ON (((s.group_id = gl.group_id) AND (s.lane = gl.lane) AND (s.article = gl.snapshot_article))))
   WHERE (gl.token IS NOT NULL)
   ORDER BY g.priority, gl.lane;
+
+
+--
+-- Name: status_merges; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_merges AS
+ SELECT COALESCE(m.via, '(none yet)'::text) AS via,
+    COALESCE(m.merged, (0)::bigint) AS merged,
+    COALESCE(m.survivors, (0)::bigint) AS survivors,
+    m.last_merged_at,
+    j.place,
+    GREATEST(date_trunc('second'::text, (now() - j.place)), '00:00:00'::interval) AS behind,
+    j.last_run_at,
+    j.last_result,
+    j.last_error
+   FROM (voyager.jobs j
+     LEFT JOIN ( SELECT rm.via,
+            count(*) AS merged,
+            count(DISTINCT rm.survivor_id) AS survivors,
+            max(rm.merged_at) AS last_merged_at
+           FROM voyager.release_merges rm
+          GROUP BY rm.via) m ON (true))
+  WHERE (j.name = 'merges'::text)
+  ORDER BY COALESCE(m.via, '(none yet)'::text);
 
 
 --
@@ -6142,11 +6497,27 @@ ALTER TABLE ONLY voyager.release_media_ids
 
 
 --
+-- Name: release_merges release_merges_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_merges
+    ADD CONSTRAINT release_merges_pkey PRIMARY KEY (merged_id);
+
+
+--
 -- Name: release_nfos release_nfos_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
 ALTER TABLE ONLY voyager.release_nfos
     ADD CONSTRAINT release_nfos_pkey PRIMARY KEY (release_id);
+
+
+--
+-- Name: release_own_totals release_own_totals_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.release_own_totals
+    ADD CONSTRAINT release_own_totals_pkey PRIMARY KEY (release_id);
 
 
 --
@@ -6442,6 +6813,13 @@ CREATE INDEX release_media_ids_release_idx ON voyager.release_media_ids USING bt
 
 
 --
+-- Name: release_merges_survivor_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX release_merges_survivor_idx ON voyager.release_merges USING btree (survivor_id);
+
+
+--
 -- Name: release_texts_release_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -6474,6 +6852,13 @@ CREATE INDEX releases_first_seen_brin ON voyager.releases USING brin (first_seen
 --
 
 CREATE INDEX releases_identity_idx ON voyager.releases USING hash (identity_key);
+
+
+--
+-- Name: releases_merged_into_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX releases_merged_into_idx ON voyager.releases USING btree (merged_into) WHERE (merged_into IS NOT NULL);
 
 
 --

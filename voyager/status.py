@@ -25,6 +25,7 @@ PANELS = [
     ("held", "Held groups", "voyager.status_held", False),
     ("spool", "Spool", "voyager.status_spool", False),
     ("phase2", "Phase-2 backlogs", "voyager.status_phase2", True),
+    ("merges", "Merges (the merges job: its place and backlog)", "voyager.status_merges", False),
     ("search", "Search counts", "voyager.status_search", True),
     ("jobs", "Jobs (voyager tick)", "voyager.status_jobs", False),
     ("groups", "Groups", "voyager.status_groups", False),
@@ -33,7 +34,8 @@ PANELS = [
 
 # columns the terminal leaves out (too wide; --json and psql have them)
 TERMINAL_SKIP = {"jobs": {"function", "enabled", "next_run_at", "last_node"},
-                 "recoveries": {"rule_version", "planned_at"}}
+                 "recoveries": {"rule_version", "planned_at"},
+                 "merges": {"last_result", "last_error"}}
 
 
 def collect(conn: psycopg.Connection, limit: int = 50) -> dict:

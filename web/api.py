@@ -357,13 +357,13 @@ async def _release_id(conn, p: dict) -> int | None:
     if not v:
         raise ApiError(200, "id")
     if GUID.match(v):
-        cur = await conn.execute("SELECT id FROM voyager.releases WHERE release_key = %s", (bytes.fromhex(v),))
+        cur = await conn.execute("SELECT voyager.release_of_guid(%s)", (bytes.fromhex(v),))
     elif DIGITS.match(v) and "id" in p:
-        cur = await conn.execute("SELECT id FROM voyager.releases WHERE id = %s", (int(v),))
+        cur = await conn.execute("SELECT voyager.release_of_id(%s)", (int(v),))
     else:
         raise ApiError(300)
     row = await cur.fetchone()
-    if row is None:
+    if row is None or row[0] is None:
         raise ApiError(300)
     return row[0]
 
@@ -401,8 +401,9 @@ def _get_sql(find: str) -> str:
               LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0{CHUNK_ORDER}) c ON true"""
 
 
-GET_BY_GUID = _get_sql("SELECT id FROM voyager.releases WHERE release_key = %(arg)s")
-GET_BY_ID = _get_sql("SELECT id FROM voyager.releases WHERE id = %(arg)s")
+# a merged-away release answers with its survivor
+GET_BY_GUID = _get_sql("SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL")
+GET_BY_ID = _get_sql("SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL")
 GET_NONE = _get_sql("SELECT NULL::bigint WHERE %(arg)s::text IS NULL")
 
 

@@ -416,7 +416,7 @@ async def _release_by_guid(request: Request, guid: str) -> dict | None:
                    r.first_article, r.last_article, j.hidden, pw.password AS password_text
               FROM voyager.releases r {search.ITEM_JOINS}
               JOIN voyager.group_sets gs ON gs.id = r.group_set_id
-             WHERE r.release_key = %s""", (bytes.fromhex(guid),))
+             WHERE r.id = voyager.release_of_guid(%s)""", (bytes.fromhex(guid),))
     row = await cur.fetchone()
     return dict(zip([c.name for c in cur.description], row)) if row else None
 
@@ -427,6 +427,8 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     rel = await _release_by_guid(request, guid.lower())
     if rel is None:
         return render(request, "error.html", status=404, message="No such release.")
+    if rel["release_key"].hex() != guid.lower():       # merged away: the survivor's page
+        return redirect("/release/" + rel["release_key"].hex(), status=301, headers=_headers())
     conn = request.ctx.conn
     cur = await conn.execute("SELECT kind, text FROM voyager.release_texts WHERE release_id = %s ORDER BY kind, text",
                              (rel["id"],))

@@ -14,6 +14,7 @@ from tests.web.catalog import INCOMPLETE, RELEASES
 from tests.web.util import api, error_code, feed
 
 HARBOR = [n for n, *_ in RELEASES if n.startswith("Silent.Harbor")]
+RELEASES_BY_NAME = {n: files for n, files, *_ in RELEASES}
 RFC822 = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
                     r"\d{4} \d\d:\d\d:\d\d [+-]\d{4}$")
 
@@ -290,6 +291,30 @@ def test_get_serves_the_nzb_with_its_headers_and_counts_the_grab(app, keys, ids,
     assert f.items[0]["attrs"]["password"] == ["1"] and f.items[0]["attrs"]["grabs"] == ["2"]
     assert error_code(api(app, t="get", id="e" * 40, apikey=keys["alice"])) == 300
     assert error_code(api(app, t="get", apikey=keys["alice"])) == 200
+
+
+def test_a_merged_release_answers_with_its_survivor(app, keys, ids, web_dsn):
+    """A release merged into another leaves search; its guid's details and NZB
+    are the survivor's, whose NZB holds the files of both."""
+    import nzb as nzb_pkg
+
+    survivor, merged = ids["Crimson.River.2019.1080p.BluRay.x264-GRP"], ids["Jane.Austen-Paper.Moon.1999.EPUB"]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.releases SET settled_at = coalesce(settled_at, now())")
+        conn.execute("SELECT voyager.merge_releases(%s, %s, %s, %s)", ([survivor], [merged], ["sidecar"], [None]))
+        guids = dict(conn.execute("SELECT id, encode(release_key, 'hex') FROM voyager.releases WHERE id = ANY (%s)",
+                                  ([survivor, merged],)).fetchall())
+        expected = conn.execute("SELECT voyager.nzb(%s)", (survivor,)).fetchone()[0]
+    assert search(app, keys["alice"], t="search", q="austen").titles == ["Crimson.River.2019.1080p.BluRay.x264-GRP"]
+    for params in ({"id": guids[merged]}, {"guid": guids[merged]}, {"id": str(merged)}):
+        f = search(app, keys["alice"], t="details", **params)
+        assert f.titles == ["Crimson.River.2019.1080p.BluRay.x264-GRP"]
+        assert f.items[0]["attrs"]["files"] == ["4"]
+    resp = api(app, t="get", id=guids[merged], apikey=keys["alice"])
+    assert resp.status == 200 and resp.text == expected
+    assert sorted(f.name for f in nzb_pkg.Nzb.from_str(resp.text).files) == sorted(
+        [n for n, _ in RELEASES_BY_NAME["Crimson.River.2019.1080p.BluRay.x264-GRP"]]
+        + [n for n, _ in RELEASES_BY_NAME["Jane.Austen-Paper.Moon.1999.EPUB"]])
 
 
 def test_quotas_per_day(app, keys, ids, web_dsn):

@@ -187,3 +187,20 @@ def test_every_route_but_the_sign_in_and_caps_wants_a_key_or_a_session(shared_ap
                 assert resp.status == 303 and resp.headers["location"].startswith("/login"), (method, path)
             checked += 1
     assert checked >= 11
+
+
+def test_a_merged_releases_page_is_its_survivors(app, keys, web_dsn, ids):
+    headers = sign_in(app, "alice", keys["alice"])
+    survivor, merged = ids["Crimson.River.2019.1080p.BluRay.x264-GRP"], ids["Jane.Austen-Paper.Moon.1999.EPUB"]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.releases SET settled_at = coalesce(settled_at, now())")
+        conn.execute("SELECT voyager.merge_releases(%s, %s, %s, %s)", ([survivor], [merged], ["sidecar"], [None]))
+        guids = dict(conn.execute("SELECT id, encode(release_key, 'hex') FROM voyager.releases WHERE id = ANY (%s)",
+                                  ([survivor, merged],)).fetchall())
+    resp = call(app, f"/release/{guids[merged]}", headers=headers, follow_redirects=False)
+    assert resp.status == 301 and resp.headers["location"] == f"/release/{guids[survivor]}"
+    html = page(app, f"/release/{guids[survivor]}", headers)
+    assert "Jane.Austen-Paper.Moon.1999.epub" in html and "Crimson.River.2019.1080p.BluRay.x264-GRP.part01.rar" in html
+    resp = call(app, f"/nzb/{guids[merged]}", headers=headers)
+    assert resp.status == 200
+    assert resp.headers["content-disposition"].startswith('attachment; filename="Crimson.River.2019.1080p.BluRay.x264-GRP.nzb"')

@@ -1,0 +1,98 @@
+-- Deploy voyager:function_merge_releases to pg
+BEGIN;
+-- Applies the finders' proposals (survivor, merged, via, par2 set), in one
+-- transaction: a merged release points at the survivor's root (a survivor
+-- merged into another hands its members on, so there is never a chain), its
+-- row and chunk stay, it is hidden (verdict merged: out of every listing,
+-- search and total through the hidden path), release_merges says what went
+-- where, and the roots' heads are settled again (merge_settle). A proposal
+-- whose merged release is already merged, is its survivor's root, or is not
+-- settled changes nothing: a redo is idempotent. Every release it touches is
+-- locked first, by id: the one lock order of merges.
+CREATE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[])
+RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_p record;
+    v_root bigint;
+    v_roots bigint[] := '{}';
+    v_merged integer := 0;
+BEGIN
+    IF cardinality(p_survivor) IS DISTINCT FROM cardinality(p_merged)
+       OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_via)
+       OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
+        RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
+    END IF;
+    PERFORM 1 FROM voyager.releases r
+     WHERE r.id = ANY (p_survivor || p_merged)
+        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_survivor || p_merged))
+        OR r.merged_into = ANY (p_merged)
+     ORDER BY r.id FOR UPDATE;
+
+    FOR v_p IN SELECT * FROM unnest(p_survivor, p_merged, p_via, p_set) AS p(survivor, merged, via, set_id) LOOP
+        SELECT coalesce(s.merged_into, s.id) INTO v_root
+          FROM voyager.releases s WHERE s.id = v_p.survivor AND s.settled_at IS NOT NULL;
+        CONTINUE WHEN v_root IS NULL OR v_root = v_p.merged
+             OR NOT EXISTS (SELECT FROM voyager.releases m
+                             WHERE m.id = v_p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL);
+        -- the root's own head, kept before its first member joins
+        INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
+                                                segments, bytes, files, complete, has_par2, source, name)
+        SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
+               r.files, r.complete, r.has_par2, r.source, r.name
+          FROM voyager.releases r WHERE r.id = v_root
+            ON CONFLICT (release_id) DO NOTHING;
+        -- a survivor merged in: its members go to the root, its own head comes back
+        IF EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = v_p.merged) THEN
+            UPDATE voyager.releases x SET merged_into = v_root WHERE x.merged_into = v_p.merged;
+            UPDATE voyager.release_merges rm SET survivor_id = v_root WHERE rm.survivor_id = v_p.merged;
+            PERFORM voyager.merge_settle(ARRAY[v_p.merged]);
+        END IF;
+        UPDATE voyager.releases m SET merged_into = v_root WHERE m.id = v_p.merged;
+        INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
+        VALUES (v_p.merged, v_root, v_p.via, v_p.set_id)
+            ON CONFLICT (merged_id) DO UPDATE
+           SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
+        v_roots := v_roots || v_root;
+        v_merged := v_merged + 1;
+    END LOOP;
+
+    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)
+    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots)
+        ON CONFLICT (release_id) DO UPDATE SET hidden = true, verdict = 'merged', judged_at = now()
+     WHERE j.verdict <> 'merged' OR NOT j.hidden;
+    IF cardinality(v_roots) > 0 THEN
+        PERFORM voyager.merge_settle(ARRAY(SELECT DISTINCT unnest(v_roots)));
+    END IF;
+    RETURN jsonb_build_object('proposed', coalesce(cardinality(p_merged), 0), 'merged', v_merged,
+                              'survivors', (SELECT count(DISTINCT x) FROM unnest(v_roots) x));
+END $$;
+COMMENT ON FUNCTION voyager.merge_releases(bigint[], bigint[], text[], bytea[]) IS
+    'Applies merge proposals (survivor, merged, via, set): merged releases hidden under their survivor''s root, heads settled; idempotent';
+
+-- Undoes merges: each release given (a merged one, or a survivor: all of its
+-- members) stands on its own again, shown again, and the survivors' heads are
+-- settled anew. Returns how many releases left a survivor.
+CREATE FUNCTION voyager.unmerge_releases(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_out bigint[];
+    v_roots bigint[];
+BEGIN
+    PERFORM 1 FROM voyager.releases r
+     WHERE r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids)
+        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_ids))
+     ORDER BY r.id FOR UPDATE;
+    SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
+      INTO v_out, v_roots
+      FROM voyager.releases r
+     WHERE r.merged_into IS NOT NULL AND (r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids));
+    UPDATE voyager.releases r SET merged_into = NULL WHERE r.id = ANY (v_out);
+    DELETE FROM voyager.release_merges rm WHERE rm.merged_id = ANY (v_out);
+    DELETE FROM voyager.release_judgements j WHERE j.release_id = ANY (v_out) AND j.verdict = 'merged';
+    PERFORM voyager.merge_settle(v_roots);
+    RETURN cardinality(v_out);
+END $$;
+COMMENT ON FUNCTION voyager.unmerge_releases(bigint[]) IS
+    'Undoes merges of the releases given (or of all members of a survivor given): each on its own and shown again';
+COMMIT;

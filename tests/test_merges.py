@@ -1,0 +1,219 @@
+"""Merges: releases of one upload become one release with one NZB. The window
+writes real releases with real chunks; merge_releases applies proposals,
+unmerge_releases undoes them, and the merges job runs the finders over what
+is new. After each step the catalog is sound (check_catalog) and the search
+totals exact (check_search_counts)."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ext.window import Window
+from tests.ext.test_window import GROUP, T0, Poster
+from tests.helpers import lease, next_range, plan, set_setting
+from workers.store import Store
+
+NS = {"n": "http://www.newzbin.com/DTD/2003/nzb"}
+DAY = 86400
+
+
+def window_releases(uploads: list[tuple]) -> list[dict]:
+    """(files, release name, poster, time) each, posted in that order; the window's releases."""
+    p = Poster()
+    t = T0
+    for files, name, poster, at in uploads:
+        p.upload(files, shape="name_first", release=name, poster=poster, t=at)
+        t = max(t, at)
+    p.pad(3000, t + 3600)
+    w = Window(GROUP, {GROUP: 1})
+    w.feed(b"\r\n".join(p.lines) + b"\r\n", -1)
+    out = w.take_batch()["releases"] + w.flush()["releases"]
+    return [r for r in out if not r["name"].startswith("pad")]
+
+
+def store(conn, releases: list[dict]) -> dict[str, int]:
+    plan(conn, [{"name": GROUP, "low": 1, "high": 100_000}])
+    held = lease(conn, "history", "n1")
+    rng = next_range(conn, held["token"])
+    for r in releases:
+        r["finished"] = True
+    Store(conn).store(held["token"], rng["range_id"], 1, 11, 10,
+                      {"releases": releases, "pending": [], "counts": [], "samples": []})
+    return dict(conn.execute("SELECT name, id FROM voyager.releases").fetchall())
+
+
+def merge(conn, proposals: list[tuple]) -> dict:
+    s, m, v, k = zip(*proposals) if proposals else ((), (), (), ())
+    return conn.execute("SELECT voyager.merge_releases(%s, %s, %s, %s)",
+                        (list(s), list(m), list(v), list(k))).fetchone()[0]
+
+
+def sound(conn) -> None:
+    assert [p for p, n in conn.execute("SELECT * FROM voyager.check_catalog()") if n] == []
+    assert conn.execute("SELECT * FROM voyager.check_search_counts()").fetchall() == []
+
+
+def nzb_files(conn, release_id: int) -> list[str]:
+    text = conn.execute("SELECT voyager.nzb(%s)", (release_id,)).fetchone()[0]
+    root = ET.fromstring(text.split("\n", 2)[2])
+    return [f.get("subject") for f in root.findall("n:file", NS)]
+
+
+def visible(conn, word: str) -> list[int]:
+    rows = conn.execute("""SELECT release_id FROM voyager.search_page(jsonb_build_object('words', ARRAY[%s]), 100, 0)
+                            WHERE release_id IS NOT NULL""", (word,)).fetchall()
+    return [r for (r,) in rows]
+
+
+HEAD = "posted_at, last_posted_at, first_article, last_article, segments, bytes, files, complete, has_par2, source, name"
+
+
+def head(conn, rid: int) -> tuple:
+    return conn.execute(f"SELECT {HEAD} FROM voyager.releases WHERE id = %s", (rid,)).fetchone()
+
+
+@pytest.fixture
+def upload(conn):
+    """One upload the header pass saw as three releases: the video under its name,
+    its par2 under another spelling, and a sample apart."""
+    rels = window_releases([
+        ([("Harbor.Lights.2024.1080p.mkv", 4)], "Harbor.Lights.2024.1080p", "up <up@example.com>", T0),
+        ([("harbor_lights_2024.par2", 1), ("harbor_lights_2024.vol0+1.par2", 2)], "harbor_lights_2024",
+         "up <up@example.com>", T0 + 60),
+        ([("Harbor.Lights.2024.sample.mkv", 2)], "Harbor.Lights.2024.sample", "up <up@example.com>", T0 + 120),
+    ])
+    ids = store(conn, rels)
+    return conn, ids["Harbor.Lights.2024.1080p"], ids["harbor_lights_2024"], ids["Harbor.Lights.2024.sample"]
+
+
+def test_a_merged_release_is_one_release_with_one_nzb(upload):
+    conn, video, par2, sample = upload
+    own = {i: head(conn, i) for i in (video, par2, sample)}
+    before = {i: nzb_files(conn, i) for i in (video, par2, sample)}
+    out = merge(conn, [(video, par2, "name", None), (video, sample, "name", None)])
+    assert out == {"proposed": 2, "merged": 2, "survivors": 1}
+
+    # the survivor's NZB holds every file of every part, by chunk in posting order
+    assert nzb_files(conn, video) == before[video] + before[par2] + before[sample]
+    got = head(conn, video)
+    assert got[4] == sum(own[i][4] for i in own)          # segments
+    assert got[5] == sum(own[i][5] for i in own)          # bytes
+    assert got[6] == 4                                     # files: 1 + 2 + 1
+    assert got[8] is True                                  # has_par2, from its par2 release
+    assert got[0] == min(own[i][0] for i in own) and got[1] == max(own[i][1] for i in own)
+    assert got[10] == "Harbor.Lights.2024.1080p"           # its own readable name stays
+
+    # the merged-away ones leave every listing; their guids answer with the survivor
+    assert visible(conn, "harbor") == [video]
+    assert visible(conn, "sample") == [video]             # found by its member's name
+    for rid in (par2, sample):
+        key = conn.execute("SELECT release_key FROM voyager.releases WHERE id = %s", (rid,)).fetchone()[0]
+        assert conn.execute("SELECT voyager.release_of_guid(%s)", (key,)).fetchone()[0] == video
+        assert conn.execute("SELECT voyager.release_of_id(%s)", (rid,)).fetchone()[0] == video
+    assert conn.execute("SELECT via, merged, survivors FROM voyager.status_merges").fetchall() == [("name", 2, 1)]
+    sound(conn)
+
+
+def test_a_merge_done_again_changes_nothing(upload):
+    conn, video, par2, sample = upload
+    merge(conn, [(video, par2, "name", None)])
+    once = head(conn, video), nzb_files(conn, video)
+    assert merge(conn, [(video, par2, "name", None), (par2, video, "name", None)])["merged"] == 0
+    assert (head(conn, video), nzb_files(conn, video)) == once
+    assert conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0] == 1
+    sound(conn)
+
+
+def test_an_unmerge_gives_every_release_its_own_head_back(upload):
+    conn, video, par2, sample = upload
+    own = {i: head(conn, i) for i in (video, par2, sample)}
+    files = {i: nzb_files(conn, i) for i in (video, par2, sample)}
+    merge(conn, [(video, par2, "name", None), (video, sample, "name", None)])
+    assert conn.execute("SELECT voyager.unmerge_releases(%s)", ([sample],)).fetchone()[0] == 1
+    assert nzb_files(conn, video) == files[video] + files[par2]
+    assert sorted(visible(conn, "harbor")) == sorted([video, sample])
+    sound(conn)
+    # a survivor given: all of its members leave it
+    assert conn.execute("SELECT voyager.unmerge_releases(%s)", ([video],)).fetchone()[0] == 1
+    assert {i: head(conn, i) for i in own} == own
+    assert {i: nzb_files(conn, i) for i in own} == files
+    assert conn.execute("SELECT count(*) FROM voyager.release_own_totals").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM voyager.release_judgements").fetchone()[0] == 0
+    sound(conn)
+
+
+def test_a_survivor_merged_later_hands_its_members_on(upload):
+    conn, video, par2, sample = upload
+    merge(conn, [(par2, sample, "name", None)])
+    merge(conn, [(video, par2, "par2", None)])
+    rows = dict(conn.execute("SELECT id, merged_into FROM voyager.releases").fetchall())
+    assert rows == {video: None, par2: video, sample: video}     # never a chain
+    assert conn.execute("SELECT merged_id, survivor_id FROM voyager.release_merges ORDER BY 1").fetchall() == \
+        sorted([(par2, video), (sample, video)])
+    assert head(conn, video)[6] == 4
+    sound(conn)
+
+
+def test_a_nameless_survivor_takes_its_sets_name(conn):
+    # two releases whose names say nothing (the window's readable flag false)
+    rels = window_releases([
+        ([("qz7k.part1.rar", 3), ("qz7k.part2.rar", 3)], "qz7k", "up <up@example.com>", T0),
+        ([("wv3p.par2", 1)], "wv3p", "up <up@example.com>", T0 + 60),
+    ])
+    for r in rels:
+        r["readable"] = False
+    ids = store(conn, rels)
+    (big, small) = sorted(ids.values(), key=lambda i: -head(conn, i)[6])
+    set_id = bytes(range(16))
+    conn.execute("""INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id)
+                    VALUES (%s, 'par2cmdline', 'Quiet.Harbor.2023.720p.mkv', 1, 'set@x')""", (set_id,))
+    conn.execute("""INSERT INTO voyager.par2_files (set_id, file_id, name, size, md5_16k, md5)
+                    VALUES (%s, %s, 'Quiet.Harbor.2023.720p.mkv', 1000, %s, %s)""",
+                 (set_id, bytes(16), bytes(16), bytes(16)))
+    merge(conn, [(big, small, "par2", set_id)])
+    name, source, complete = conn.execute("SELECT name, source, complete FROM voyager.releases WHERE id = %s",
+                                          (big,)).fetchone()
+    assert (name, source) == ("Quiet.Harbor.2023.720p", 7)
+    assert complete            # as many files that are not par2 and as many bytes as the set describes
+    assert visible(conn, "quiet") == [big]
+    assert conn.execute("SELECT release_id FROM voyager.recategorize_queue").fetchall() == [(big,)]
+    sound(conn)
+
+
+def test_a_survivors_chunk_follows_its_posting_month(conn):
+    rels = window_releases([
+        ([("Old.Pier.2020.nfo", 1)], "Old.Pier.2020.nfo", "up <up@example.com>", T0 - 40 * DAY),
+        ([("Old.Pier.2020.mkv", 3)], "Old.Pier.2020", "up <up@example.com>", T0),
+    ])
+    ids = store(conn, rels)
+    video, nfo = ids["Old.Pier.2020"], ids["Old.Pier.2020.nfo"]
+    files = nzb_files(conn, nfo) + nzb_files(conn, video)
+    merge(conn, [(video, nfo, "sidecar", None)])
+    assert nzb_files(conn, video) == files
+    sound(conn)                 # the survivor's chunk moved under its new month
+    conn.execute("SELECT voyager.unmerge_releases(%s)", ([video],))
+    sound(conn)
+
+
+def test_the_merges_job_folds_a_sidecar_into_its_upload(conn):
+    rels = window_releases([
+        ([("Silent.Moon.1999.part01.rar", 4), ("Silent.Moon.1999.part02.rar", 4)], "Silent.Moon.1999",
+         "up <up@example.com>", T0),
+        ([("silent.moon.1999.nfo", 1)], "silent.moon.1999.nfo", "up <up@example.com>", T0 + 100),
+        ([("silent.moon.1999.nfo", 1)], "other.nfo", "someone <else@example.com>", T0 + 100),
+    ])
+    for r in rels:
+        r["bytes"] = min(r["bytes"], 900_000) if r["files"] == 1 else r["bytes"]
+    ids = store(conn, rels)
+    set_setting(conn, "merge_lag_seconds", 0)
+    conn.execute("UPDATE voyager.jobs SET place = now() - interval '1 hour' WHERE name = 'merges'")
+    out = conn.execute("SELECT voyager.run_sql_job('merges')").fetchone()[0]
+    assert out["merged"] == 1 and out["proposed"] == 1
+    rows = dict(conn.execute("SELECT id, merged_into FROM voyager.releases").fetchall())
+    assert rows[ids["silent.moon.1999.nfo"]] == ids["Silent.Moon.1999"]
+    assert rows[ids["other.nfo"]] is None                 # another poster's is not its sidecar
+    # the place moved: a second run reads nothing again
+    again = conn.execute("SELECT voyager.run_sql_job('merges')").fetchone()[0]
+    assert again["proposed"] == 0
+    sound(conn)
