@@ -620,8 +620,7 @@ def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, 
     rng = ctx.rng
     release = rng.choice([N.tv_name, N.movie_name])(rng)
     tool = rng.choice(["nyuu", "ngpost", "powerpost"]) if posted == "random" else _tool(rng)
-    total = max(mean / 10, min(int(rng.lognormvariate(math.log(mean), 0.7)), ctx.cap_bytes))
-    total = int(total)
+    total = int(max(mean / 10, min(rng.lognormvariate(math.log(mean), 0.7), mean * 4, ctx.cap_bytes)))
     # a password hides a RAR5's names (rar -hp), never a RAR4's
     rar_kind = "rar5" if password or rng.random() < 0.5 else "rar"
     vols = max(1, math.ceil(total / rng.choice([25, 50, 100]) / 1048576))
