@@ -13,8 +13,8 @@ chains); a hidden survivor is out of the catalog.
 
 The report:
 - named: uploads expected named by phase 2 (named_by par2 or archive), and
-  `whole` of them: exactly one visible release with their true name and all
-  their articles (pieces posted apart included);
+  `whole` of them: exactly one visible release with their true name, all
+  their articles (pieces posted apart included) and no other upload's;
 - by_shape: the same per shape, for every upload with a name;
 - mixed: releases holding articles of two different uploads (must be 0);
 - nameless_in_catalog: uploads nothing names that a visible release holds
@@ -55,22 +55,26 @@ def score_phase2(truth: Iterable[dict], releases: Iterable[dict],
         return rel is not None and not rel.get("hidden") and rel.get("merged_into") is None
 
     held_by: dict[int, set] = {}             # a survivor -> the uploads it holds articles of
+    holders = {}
+    for key, up in uploads.items():
+        holders[key] = {survivor[m] for m in up["mids"] if m in survivor}
+        for rid in holders[key]:
+            held_by.setdefault(rid, set()).add(key)
     named = {"uploads": 0, "whole": 0, "misses": []}
     by_shape: dict[str, dict] = {}
     nameless = {"uploads": 0, "in_catalog": 0, "misses": []}
     for key, up in uploads.items():
-        holders = {survivor[m] for m in up["mids"] if m in survivor}
-        for rid in holders:
-            held_by.setdefault(rid, set()).add(key)
+        held = holders[key]
         if up["named_by"] is None:
             nameless["uploads"] += 1
-            if any(visible(rid) for rid in holders):
+            if any(visible(rid) for rid in held):
                 nameless["in_catalog"] += 1
-                _example(nameless, key, up, holders)
+                _example(nameless, key, up, held)
             continue
-        rid = next(iter(holders)) if len(holders) == 1 else None
-        whole = (rid is not None and visible(rid) and all(m in survivor for m in up["mids"])
-                 and same_name(rows[rid]["name"], up["name"]))
+        rid = next(iter(held)) if len(held) == 1 else None
+        # all its articles, nothing of another upload's, under its name
+        whole = (rid is not None and visible(rid) and held_by[rid] == {key}
+                 and all(m in survivor for m in up["mids"]) and same_name(rows[rid]["name"], up["name"]))
         for shape in up["shapes"]:
             tally = by_shape.setdefault(shape, {"uploads": 0, "whole": 0})
             tally["uploads"] += 1
@@ -79,7 +83,7 @@ def score_phase2(truth: Iterable[dict], releases: Iterable[dict],
             named["uploads"] += 1
             named["whole"] += whole
             if not whole:
-                _example(named, key, up, holders)
+                _example(named, key, up, held)
     mixed = sorted(rid for rid, keys in held_by.items() if len(keys) > 1)
     return {
         "named": named,
