@@ -635,7 +635,9 @@ def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, 
         files += _par2_files(real, total, rng)
     part_size = rng.choice(PART_BYTES) if tool != "powerpost" else rng.choice([716_800, POWERPOST_PART])
     clock = Poster(start, rng.uniform(5, 40))
-    shape = rng.choice(["counter_first", "name_first", "dash_name"])
+    # the advert's own stem would make it a release of its own under a bare counter:
+    # with it, the subject names the release
+    shape = rng.choice(["name_first", "dash_name"] if common else ["counter_first", "name_first", "dash_name"])
     up = Upload(kind=kind, groups=ctx.crosspost(group, 0.03), poster=N.poster_for(tool, rng), tool=tool,
                 name=release, files=[], phenomenon=phenomenon, skew=ctx.skew(), named_by=named_by,
                 shapes=[phenomenon] + (["common_file"] if common and phenomenon != "common_file" else []))
