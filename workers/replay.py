@@ -229,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         out["report"] = catalog_report(conn, done["headers"])
         if (Path(a.corpus) / "truth.jsonl").exists() and not (a.group or a.first or a.last):
             out["fidelity"] = catalog_fidelity(conn, a.corpus)
+            if next(Corpus(a.corpus).truth(), {}).get("upload"):      # a phase2 corpus: phase 2 scored too
+                from sim.phase2_truth import score_phase2
+                out["phase2"] = score_phase2(Corpus(a.corpus).truth(), catalog_releases(conn))
         out["sizes"] = catalog_sizes(conn, done["headers"])
     if a.json:
         print(json.dumps(out, default=float))

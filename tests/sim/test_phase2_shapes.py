@@ -212,3 +212,25 @@ def test_the_default_corpus_is_unchanged(tmp_path):
                      chunk_articles=2_000))
     assert tree_digest(tmp_path / "c") == DEFAULT_DIGEST
     assert all("upload" not in rec for rec in Corpus(tmp_path / "c").truth())
+
+
+def test_phase_one_alone_scored(conn, tmp_path):
+    """A phase2 corpus through the database, scored before any name or merge:
+    no release mixes two uploads (the advert's copies and the reposts stay
+    apart), a renamed upload is whole already, a sidecar posted apart is not
+    yet, and nothing phase 2 must name is named."""
+    from sim.phase2_truth import score_phase2
+    from workers.replay import catalog_releases, replay_into_db
+
+    out = tmp_path / "c"
+    generate(Options(out=out, seed=5, groups=2, lines=40_000, days=4, range_articles=20_000,
+                     chunk_articles=5_000, bodies=False, profile="phase2"))
+    replay_into_db(conn, out)
+    releases = catalog_releases(conn)
+    assert releases and all(r["merged_into"] is None and not r["hidden"] for r in releases)
+    got = score_phase2(Corpus(out).truth(), releases)
+    assert got["mixed"] == 0, got["mixed_examples"]
+    shapes = got["by_shape"]
+    assert shapes["renamed"]["uploads"] and shapes["renamed"]["whole"] == shapes["renamed"]["uploads"]
+    assert shapes["sidecars_apart"]["uploads"] and shapes["sidecars_apart"]["whole"] == 0
+    assert got["named"]["uploads"] and got["named"]["whole"] == 0
