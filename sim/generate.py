@@ -2,6 +2,7 @@
 
     voyager sim generate --out DIR --seed N [--groups K] [--lines L] [--days D]
                          [--range-articles R] [--chunk-articles C] [--bench] [--hostile]
+                         [--profile NAME]
 
 The corpus follows the corpus layout (voyager/corpus.py): groups.json, one folder per planned range (on
 the grid tiled from article 1) with zlib chunks and range.json written last,
@@ -20,6 +21,10 @@ sim stats` prints what a corpus holds):
   scrambled uploads, ROT13 volumes, exempt single archives.
 Per group the mix follows its profile (PROFILES); a deficit scheduler keeps
 each phenomenon's share of lines on its target.
+
+--profile NAME gives every group one profile; phase2 adds the shapes phase 2
+names and merges, and the truth's upload keys (upload, shapes, named_by,
+repost_of; per file common, renamed_from), written only under a --profile.
 
 --hostile plants hostile lines among the same ordinary lines (sim/hostile.py:
 stray article numbers, control bytes, over-long fields, empty lines; listed
