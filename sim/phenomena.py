@@ -275,9 +275,7 @@ def _repost(ctx, up: Upload, days: float) -> Upload:
     start = max(t for f in up.files for t in f.times) + days * 86400
     clock = Poster(start, rng.uniform(5, 30))
     again = Upload(kind=up.kind, groups=up.groups, poster=up.poster, tool=up.tool, name=up.name, files=[],
-                   phenomenon="repost", skew=up.skew, latin1=up.latin1,
-                   shapes=up.shapes + ["repost"] if up.shapes else [],
-                   named_by=up.named_by, repost_of=up)
+                   phenomenon="repost", skew=up.skew, latin1=up.latin1, named_by=up.named_by, repost_of=up)
     for f in up.files:
         g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
                  volumes=f.volumes, members=f.members, password=f.password, seed=f.seed, part_size=f.part_size,
@@ -611,7 +609,7 @@ COMMON_FILE = {"name": "Visit-Usenet-Deals.example.jpg", "kind": "jpg", "bytes":
 
 def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, par2: bool = True,
                 renamed: bool = False, common: bool = False, password: str | None = None,
-                kind: str = "release", named_by: str | None = "subject", mean: float = 3e8) -> Upload:
+                kind: str = "release", named_by: str | None = "subject", median: float = 3e8) -> Upload:
     """A RAR set (and par2 index and volumes) of one film or episode. posted:
     'readable' under a subject shape with the file counter, or 'random' (every
     file a random name of its own in a bare quoted subject, renamed after its
@@ -620,7 +618,7 @@ def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, 
     rng = ctx.rng
     release = rng.choice([N.tv_name, N.movie_name])(rng)
     tool = rng.choice(["nyuu", "ngpost", "powerpost"]) if posted == "random" else _tool(rng)
-    total = int(max(mean / 10, min(rng.lognormvariate(math.log(mean), 0.7), mean * 4, ctx.cap_bytes)))
+    total = int(max(median / 10, min(rng.lognormvariate(math.log(median), 0.7), median * 4, ctx.cap_bytes)))
     # a password hides a RAR5's names (rar -hp), never a RAR4's
     rar_kind = "rar5" if password or rng.random() < 0.5 else "rar"
     vols = max(1, math.ceil(total / rng.choice([25, 50, 100]) / 1048576))
@@ -708,12 +706,13 @@ def sidecars_apart(ctx, group: str, start: float) -> list[Upload]:
 
 def common_file(ctx, group: str, start: float) -> list[Upload]:
     """A small readable upload with the advert inside (which many others hold too)."""
-    return [_phase2_set(ctx, group, start, "common_file", posted="readable", common=True, mean=3e7)]
+    return [_phase2_set(ctx, group, start, "common_file", posted="readable", common=True, median=3e7)]
 
 
 def repost(ctx, group: str, start: float) -> list[Upload]:
     """An upload posted again by another poster 1-3 days later: the same par2
-    set, the same bytes; an upload of its own."""
+    set, the same bytes; an upload of its own (shape repost, its original's
+    reposted)."""
     rng = ctx.rng
     if rng.random() < 0.5:
         up = _phase2_set(ctx, group, start, "reposted", posted="random", kind="pending", named_by="par2")
