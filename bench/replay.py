@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ext import scan
 from ext.window import Window, segments_of
-from voyager.corpus import Corpus
+from voyager.corpus import Corpus, truth_message_ids
 
 
 @dataclass
@@ -73,7 +73,7 @@ def score_truth(root: str | Path, release_sets: set[frozenset], pending_targets:
     misses: dict[str, list] = {k: [] for k in tally}
     for up in Corpus(root).truth():
         kind = up["kind"]
-        mids = frozenset(s[1] for f in up["files"] for s in f["segments"])
+        mids = truth_message_ids(up)
         if kind in ("release", "album"):
             ok = mids in release_sets
         elif kind == "pending":

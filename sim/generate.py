@@ -2,6 +2,7 @@
 
     voyager sim generate --out DIR --seed N [--groups K] [--lines L] [--days D]
                          [--range-articles R] [--chunk-articles C] [--bench] [--hostile]
+                         [--profile NAME]
 
 The corpus follows the corpus layout (voyager/corpus.py): groups.json, one folder per planned range (on
 the grid tiled from article 1) with zlib chunks and range.json written last,
@@ -20,6 +21,10 @@ sim stats` prints what a corpus holds):
   scrambled uploads, ROT13 volumes, exempt single archives.
 Per group the mix follows its profile (PROFILES); a deficit scheduler keeps
 each phenomenon's share of lines on its target.
+
+--profile NAME gives every group one profile; phase2 adds the shapes phase 2
+names and merges, and the truth's upload keys (upload, shapes, named_by,
+repost_of; per file common, renamed_from), written only under a --profile.
 
 --hostile plants hostile lines among the same ordinary lines (sim/hostile.py:
 stray article numbers, control bytes, over-long fields, empty lines; listed
@@ -66,6 +71,11 @@ PROFILES: dict[str, tuple[dict[str, float], list[str]]] = {
     "test": ({"stub_archive": .4, "nonsense_piece": .1, "tiny_archive": .1, "bare_executable": .05,
               "counterless": .3, "scrambled": .05}, ["movie", "software"]),
     "storage": ({"scrambled": .5, "counterless": .3, "obfuscated": .2}, ["movie"]),
+    # --profile phase2, for every group: the mixed mix beside the shapes phase 2
+    # names and merges (sim/phenomena.py's phase 2 section)
+    "phase2": ({"counterless": .30, "obfuscated": .10, "multi_file": .14, "single_file": .03, "stub_archive": .03,
+                "album": .02, "scrambled": .01, "random_files": .10, "renamed": .06, "sidecars_apart": .06,
+                "common_file": .06, "repost": .06, "nameless": .03}, ["tv", "movie", "software", "music"]),
 }
 
 # The groups a corpus draws from, largest first: (name, profile, share of lines).
@@ -98,6 +108,7 @@ class Options:
     bodies: bool = True
     level: int = 6
     hostile: bool = False
+    profile: str | None = None       # one profile for every group (else each group's own)
 
 
 def opts_indexed(opts: "Options") -> list[str]:
@@ -251,6 +262,8 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
     else:
         chosen = CATALOG[:max(1, min(opts.groups, len(CATALOG)))]
         priority = {name: i for i, (name, _p, _w) in enumerate(chosen, 1)}
+        if opts.profile:
+            chosen = [(name, opts.profile, w) for name, _p, w in chosen]
     ctx = Context(opts, chosen, rng)
     weight = sum(w for _n, _p, w in chosen)
     if opts.bench:
@@ -410,6 +423,9 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
     if opts.bodies:
         bodies_dir.mkdir(exist_ok=True)
         bodies_fh = open(bodies_dir / "files.jsonl", "w")
+    # a corpus of one profile says which upload each piece is (an upload's pieces
+    # share its id); the corpora of the groups' own profiles stay as they were
+    upload_ids = _upload_ids(uploads) if opts.profile else None
     with open(opts.out / "truth.jsonl", "w") as truth:
         for ui, up in enumerate(uploads):
             owner = owner_of(up.groups, priority)
@@ -428,10 +444,16 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                     segs.append(seg)
                 if segs:
                     files.append({"name": f.name, "bytes": f.size, "segments": segs})
+                    if upload_ids is not None:
+                        if f.common:
+                            files[-1]["common"] = True
+                        if f.renamed_from:
+                            files[-1]["renamed_from"] = f.renamed_from
                     if opts.bodies and up.rule not in ("obfuscated-subject", "counterless", "scrambled"):
                         bodies_fh.write(json.dumps({
                             "name": f.name, "yenc_name": f.yenc_name or f.name, "bytes": f.size, "segments": segs,
-                            "kind": f.kind, "volume": f.volume, "volumes": f.volumes, "release": up.name,
+                            "kind": f.kind, "volume": f.volume, "volumes": f.volumes,
+                            "release": f.release or up.name,
                             "password": f.password, "members": f.members, "seed": f.seed,
                             "part_size": f.part_size}) + "\n")
             if not files:
@@ -441,6 +463,8 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                 rec["rule"] = up.rule
             rec.update({"group": owner, "groups": up.groups, "poster": up.poster, "name": up.name,
                         "complete": complete, "phenomenon": up.phenomenon, "tool": up.tool, "files": files})
+            if upload_ids is not None:
+                rec.update(_phase2_truth(up, upload_ids))
             truth.write(json.dumps(rec, ensure_ascii=False) + "\n")
             kinds[up.kind] = kinds.get(up.kind, 0) + 1
     if opts.bodies:
@@ -449,6 +473,43 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
         H.write(opts.out, planted)
     return {"groups": len(stored), "lines": sum(len(lines[g]) for g in stored), "uploads": kinds,
             "out": str(opts.out)}
+
+
+def _upload_ids(uploads: list[P.Upload]) -> dict[int, str]:
+    """A stable id per upload (by posting order within the plan); a piece posted
+    apart or a fill takes its upload's."""
+    ids: dict[int, str] = {}
+    for up in uploads:
+        if up.piece_of is None:
+            ids[id(up)] = f"u{len(ids) + 1:06d}"
+    for up in uploads:
+        if up.piece_of is not None:
+            ids[id(up)] = ids[id(up.piece_of)]
+    return ids
+
+
+def _phase2_truth(up: P.Upload, ids: dict[int, str]) -> dict:
+    """The upload's phase 2 keys: its id, shapes, what can name it, what it repeats."""
+    root = up.piece_of or up
+    if root.shapes:             # a phase 2 shape: its builder said
+        shapes, named_by = up.shapes or root.shapes, up.named_by if up.shapes else root.named_by
+    else:
+        shapes, named_by = [root.phenomenon], _named_by(root)
+    out = {"upload": ids[id(up)], "shapes": shapes, "named_by": named_by}
+    if up.repost_of is not None:
+        out["repost_of"] = ids[id(up.repost_of)]
+    return out
+
+
+def _named_by(up: P.Upload) -> str | None:
+    """What names an upload of the groups' own phenomena: its subject, or for an
+    obfuscated set the listing of its archive (unless a password hides it)."""
+    if up.phenomenon != "obfuscated":
+        return "subject" if up.name else None
+    first = next((f for f in up.files if f.kind in ("rar", "rar5", "7z")), None)
+    if first is None or (first.password and first.kind in ("rar5", "7z")):
+        return None
+    return "archive"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -465,11 +526,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="one full 2,000,000-line range shaped like recent a.b.boneless (the window's benchmark)")
     p.add_argument("--hostile", action="store_true",
                    help="plant hostile lines among the ordinary ones (sim/hostile.py; listed in hostile.jsonl)")
+    p.add_argument("--profile", choices=sorted(PROFILES),
+                   help="one profile for every group (phase2: the shapes phase 2 names and merges, "
+                        "with the truth's upload keys)")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     opts = Options(out=a.out, seed=a.seed, groups=a.groups, lines=a.lines, days=a.days,
                    range_articles=a.range_articles, chunk_articles=a.chunk_articles, bodies=not a.no_bodies,
-                   hostile=a.hostile)
+                   hostile=a.hostile, profile=a.profile)
     if a.bench:
         opts.bench = True
         opts.groups = 1

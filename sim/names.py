@@ -187,3 +187,23 @@ def subject_template(shape: str, release: str, fname: str, i: int, n: int, parts
     if shape == "wtfnzb":
         return f'[PRiVATE]-[WtFnZb]-[{release}/{fname}]-[{i}/{n}] - "" yEnc {size} (%(part)d/{parts})'
     raise ValueError(shape)
+
+
+def random_name(rng: random.Random) -> str:
+    """A file name an obfuscating poster gives each file of its own: 32 hex,
+    or 20-40 letters and digits, mostly without an extension."""
+    roll = rng.random()
+    if roll < 0.5:
+        return hex32(rng)
+    name = scrambled(rng, rng.randint(20, 40))
+    return name + ".bin" if roll > 0.9 else name
+
+
+def scene_name(release: str) -> str:
+    """A release's short scene file name (`grp-silentharbors01e02-720p`): what
+    its files are often called before a poster renames them after the release."""
+    title, _, group = release.rpartition("-")
+    words = title.split(".")
+    res = next((w for w in words if w.endswith("p") and w[:-1].isdigit()), "")
+    head = "".join(w.lower() for w in words[:4] if w != res)[:24]
+    return "-".join(p for p in (group.lower(), head, res) if p)

@@ -59,6 +59,9 @@ class File:
     seed: int = 0
     part_size: int = 716_800                       # bytes of the file per article (the last holds the rest)
     numbers: list | None = None                    # per segment: [(group, article number)], set when numbered
+    release: str | None = None                     # the release its content belongs to, when not its upload's
+    common: bool = False                           # the same small file inside many uploads (an advert)
+    renamed_from: str | None = None                # the name its par2 knows it by, when posted under another
 
 
 @dataclass
@@ -74,6 +77,12 @@ class Upload:
     skew: float = 0.0         # seconds the poster's clock is off (Date headers only)
     latin1: bool = False      # the subject is Latin-1, not UTF-8
     phenomenon: str = ""
+    # phase 2's truth (written only under a --profile): the shapes it has, what
+    # can name it, the upload it is a piece of (posted apart) or repeats
+    shapes: list = field(default_factory=list)
+    named_by: str | None = None
+    piece_of: "Upload | None" = None
+    repost_of: "Upload | None" = None
 
     @property
     def articles(self) -> int:
@@ -215,8 +224,8 @@ def multi_file(ctx, group: str, start: float) -> list[Upload]:
 def _par2_members(up: Upload) -> None:
     """The par2 set protects the upload's other files (phase 2 matches them by their first 16 KiB)."""
     protected = [f for f in up.files if f.kind not in ("par2", "par2vol")]
-    specs = [{"name": f.yenc_name or f.name, "bytes": f.size, "kind": f.kind, "volume": f.volume,
-              "volumes": f.volumes, "release": up.name, "password": f.password, "seed": f.seed,
+    specs = [{"name": f.renamed_from or f.yenc_name or f.name, "bytes": f.size, "kind": f.kind, "volume": f.volume,
+              "volumes": f.volumes, "release": f.release or up.name, "password": f.password, "seed": f.seed,
               "members": f.members, "part_size": f.part_size}
              for f in protected]
     for f in up.files:
@@ -245,11 +254,12 @@ def _make_incomplete(ctx, up: Upload) -> list[Upload]:
         start = max(t for f in up.files for t in f.times) + rng.uniform(1.5, 4) * 86400
         clock = Poster(start, rng.uniform(5, 20))
         fill = Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=up.name,
-                      files=[], complete=False, phenomenon="fill", skew=up.skew, latin1=up.latin1)
+                      files=[], complete=False, phenomenon="fill", skew=up.skew, latin1=up.latin1,
+                      shapes=up.shapes, named_by=up.named_by, piece_of=up)
         for f, gone in missing:
             g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
                      volumes=f.volumes, members=f.members, password=f.password, seed=f.seed,
-                     part_size=f.part_size)
+                     part_size=f.part_size, release=f.release, common=f.common, renamed_from=f.renamed_from)
             for part, _mid, nbytes in gone:
                 t = clock.next(rng)
                 g.segments.append([part, ctx.msgid(up.tool, part, f.parts, t), nbytes])
@@ -264,11 +274,12 @@ def _repost(ctx, up: Upload, days: float) -> Upload:
     rng = ctx.rng
     start = max(t for f in up.files for t in f.times) + days * 86400
     clock = Poster(start, rng.uniform(5, 30))
-    again = Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=up.name, files=[],
-                   phenomenon="repost", skew=up.skew, latin1=up.latin1)
+    again = Upload(kind=up.kind, groups=up.groups, poster=up.poster, tool=up.tool, name=up.name, files=[],
+                   phenomenon="repost", skew=up.skew, latin1=up.latin1, named_by=up.named_by, repost_of=up)
     for f in up.files:
         g = File(name=f.name, kind=f.kind, size=f.size, parts=f.parts, subject=f.subject, volume=f.volume,
-                 volumes=f.volumes, members=f.members, password=f.password, seed=f.seed, part_size=f.part_size)
+                 volumes=f.volumes, members=f.members, password=f.password, seed=f.seed, part_size=f.part_size,
+                 release=f.release, common=f.common, renamed_from=f.renamed_from)
         for k in range(1, f.parts + 1):
             t = clock.next(rng)
             g.segments.append([k, ctx.msgid(up.tool, k, f.parts, t), _article_bytes(f.size // f.parts, rng)])
@@ -286,7 +297,7 @@ def _nzb_sidecar(ctx, up: Upload, n: int, clock: Poster) -> Upload:
     subj = f'[00/{other}] - "{fname}" yEnc (%(part)d/1)'
     f = make_file(ctx, fname, "nzb", rng.randint(5000, 60000), subj, 716_800, clock, up.tool)
     return Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=fname, files=[f],
-                  phenomenon="nzb_sidecar", skew=up.skew)
+                  phenomenon="nzb_sidecar", skew=up.skew, piece_of=up)
 
 
 def single_file(ctx, group: str, start: float) -> list[Upload]:
@@ -586,9 +597,159 @@ def exempt_single(ctx, group: str, start: float) -> list[Upload]:
                    phenomenon="exempt_single", skew=ctx.skew())]
 
 
+# -- phase 2's shapes (the phase2 profile) ----------------------------------------------
+# Uploads phase 2 must name or put together: each records its shapes and what
+# can name it (Upload.shapes, named_by) for the truth.
+
+# An advert posted inside many uploads: the same bytes (kind, size, seed and the
+# release its content is made for), so the same first 16 KiB everywhere.
+COMMON_FILE = {"name": "Visit-Usenet-Deals.example.jpg", "kind": "jpg", "bytes": 87_311, "seed": 0x5EED_AD,
+               "release": "Usenet Deals"}
+
+
+def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, par2: bool = True,
+                renamed: bool = False, common: bool = False, password: str | None = None,
+                kind: str = "release", named_by: str | None = "subject", median: float = 3e8) -> Upload:
+    """A RAR set (and par2 index and volumes) of one film or episode. posted:
+    'readable' under a subject shape with the file counter, or 'random' (every
+    file a random name of its own in a bare quoted subject, renamed after its
+    par2 was made). renamed: posted under the release's name, par2 made under
+    the scene's short names. common: with the advert inside (and in the par2)."""
+    rng = ctx.rng
+    release = rng.choice([N.tv_name, N.movie_name])(rng)
+    tool = rng.choice(["nyuu", "ngpost", "powerpost"]) if posted == "random" else _tool(rng)
+    total = int(max(median / 10, min(rng.lognormvariate(math.log(median), 0.7), median * 4, ctx.cap_bytes)))
+    # a password hides a RAR5's names (rar -hp), never a RAR4's
+    rar_kind = "rar5" if password or rng.random() < 0.5 else "rar"
+    vols = max(1, math.ceil(total / rng.choice([25, 50, 100]) / 1048576))
+    width = max(2, len(str(vols)))
+    each = math.ceil(total / vols)
+    real = N.scene_name(release) if renamed else release
+    files = [(f"{real}.part{v:0{width}d}.rar", rar_kind, each if v < vols else total - each * (vols - 1))
+             for v in range(1, vols + 1)]
+    if common:
+        files.append((COMMON_FILE["name"], COMMON_FILE["kind"], COMMON_FILE["bytes"]))
+    if par2:
+        files += _par2_files(real, total, rng)
+    part_size = rng.choice(PART_BYTES) if tool != "powerpost" else rng.choice([716_800, POWERPOST_PART])
+    clock = Poster(start, rng.uniform(5, 40))
+    # the advert's own stem would make it a release of its own under a bare counter:
+    # with it, the subject names the release
+    shape = rng.choice(["name_first", "dash_name"] if common else ["counter_first", "name_first", "dash_name"])
+    up = Upload(kind=kind, groups=ctx.crosspost(group, 0.03), poster=N.poster_for(tool, rng), tool=tool,
+                name=release, files=[], phenomenon=phenomenon, skew=ctx.skew(), named_by=named_by,
+                shapes=[phenomenon] + (["common_file"] if common and phenomenon != "common_file" else []))
+    n = len(files)
+    members = [{"name": release + ".mkv", "bytes": total}]
+    for i, (fname, fkind, size) in enumerate(files, 1):
+        parts = math.ceil(size / part_size)
+        if posted == "random":
+            name = N.random_name(rng)
+            subj = f'"{name}" yEnc (%(part)d/{parts})'
+        else:
+            name = fname.replace(real, release, 1) if renamed and fname.startswith(real) else fname
+            subj = _subject(shape, release, name, i, n, parts, size)
+        archive = fkind in ("rar", "rar5")
+        advert = fname == COMMON_FILE["name"]
+        f = make_file(ctx, name, fkind, size, subj, part_size, clock, tool,
+                      volume=i if archive else 1,
+                      volumes=vols if archive else 1, members=members if archive else [],
+                      password=password if archive else None)
+        if advert:
+            f.seed, f.release, f.common = COMMON_FILE["seed"], COMMON_FILE["release"], True
+        if par2 and name != fname and fkind not in ("par2", "par2vol"):
+            f.renamed_from = fname
+        up.files.append(f)
+    if par2:
+        _par2_members(up)
+    return up
+
+
+def random_files(ctx, group: str, start: float) -> list[Upload]:
+    """Every file a random name of its own, no shared stem, no file counter:
+    named by its par2 (made before the names were scrambled, so its file list
+    holds the real ones) or, without a par2, by the RAR's listing."""
+    rng = ctx.rng
+    if rng.random() < 0.6:
+        return [_phase2_set(ctx, group, start, "random_files", posted="random", kind="pending", named_by="par2",
+                            common=rng.random() < 0.2)]
+    return [_phase2_set(ctx, group, start, "random_files", posted="random", par2=False, kind="pending",
+                        named_by="archive")]
+
+
+def renamed(ctx, group: str, start: float) -> list[Upload]:
+    """A readable upload whose files were renamed after its par2 was made: the
+    par2 knows them by the scene's short names, the same bytes."""
+    rng = ctx.rng
+    return [_phase2_set(ctx, group, start, "renamed", posted="readable", renamed=True,
+                        common=rng.random() < 0.2)]
+
+
+def sidecars_apart(ctx, group: str, start: float) -> list[Upload]:
+    """A readable upload whose .nfo/.sfv/.nzb/.jpg come minutes later under a
+    subject and counter of their own: a piece of the same upload."""
+    rng = ctx.rng
+    up = _phase2_set(ctx, group, start, "sidecars_apart", posted="readable")
+    kinds = rng.sample([("nfo", 2000, 9000), ("sfv", 200, 3000), ("nzb", 5000, 60000), ("jpg", 40_000, 300_000)],
+                       rng.randint(1, 4))
+    clock = Poster(max(t for f in up.files for t in f.times) + rng.uniform(90, 600), rng.uniform(1, 5))
+    piece = Upload(kind="release", groups=up.groups, poster=up.poster, tool=up.tool, name=up.name, files=[],
+                   phenomenon="sidecars_apart", skew=up.skew, shapes=up.shapes, named_by="subject", piece_of=up)
+    counter = rng.random() < 0.5
+    for i, (kind, lo, hi) in enumerate(kinds, 1):
+        fname = f"{up.name}.{kind}"
+        subj = f'[{i}/{len(kinds)}] - "{fname}" yEnc (%(part)d/1)' if counter else \
+            f'{up.name} - "{fname}" yEnc (%(part)d/1)'
+        piece.files.append(make_file(ctx, fname, kind, rng.randint(lo, hi), subj, 716_800, clock, up.tool))
+    return [up, piece]
+
+
+def common_file(ctx, group: str, start: float) -> list[Upload]:
+    """A small readable upload with the advert inside (which many others hold too)."""
+    return [_phase2_set(ctx, group, start, "common_file", posted="readable", common=True, median=3e7)]
+
+
+def repost(ctx, group: str, start: float) -> list[Upload]:
+    """An upload posted again by another poster 1-3 days later: the same par2
+    set, the same bytes; an upload of its own (shape repost, its original's
+    reposted)."""
+    rng = ctx.rng
+    if rng.random() < 0.5:
+        up = _phase2_set(ctx, group, start, "reposted", posted="random", kind="pending", named_by="par2")
+    else:
+        up = _phase2_set(ctx, group, start, "reposted", posted="readable")
+    again = _repost(ctx, up, days=rng.uniform(1, 3))
+    while again.poster == up.poster:
+        again.poster = N.poster_for(up.tool, rng)
+    again.shapes = ["repost"]
+    return [up, again]
+
+
+def nameless(ctx, group: str, start: float) -> list[Upload]:
+    """Random names, no par2, nothing readable inside (random bytes, or a RAR5
+    with encrypted headers): nothing can name it, it stays out of the catalog."""
+    rng = ctx.rng
+    if rng.random() < 0.5:
+        return [_phase2_set(ctx, group, start, "nameless", posted="random", par2=False, password="hidden",
+                            kind="pending", named_by=None)]
+    tool = rng.choice(["nyuu", "ngpost"])
+    part_size = rng.choice(PART_BYTES)
+    clock = Poster(start, rng.uniform(5, 40))
+    up = Upload(kind="pending", groups=[group], poster=N.poster_for(tool, rng), tool=tool, name="", files=[],
+                phenomenon="nameless", skew=ctx.skew(), shapes=["nameless"], named_by=None)
+    for _ in range(rng.randint(3, 12)):
+        size = rng.randint(5, 60) * 1048576
+        name = N.random_name(rng)
+        up.files.append(make_file(ctx, name, "bin", size, f'"{name}" yEnc (%(part)d/{math.ceil(size / part_size)})',
+                                  part_size, clock, tool))
+    return [up]
+
+
 PHENOMENA = {
     "multi_file": multi_file, "single_file": single_file, "obfuscated": obfuscated, "counterless": counterless,
     "scrambled": scrambled, "album": album, "shogun": shogun, "batch_counter": batch_counter,
     "stub_archive": stub_archive, "nonsense_piece": nonsense_piece, "tiny_archive": tiny_archive,
     "bare_executable": bare_executable, "rot13_volumes": rot13_volumes, "exempt_single": exempt_single,
+    "random_files": random_files, "renamed": renamed, "sidecars_apart": sidecars_apart,
+    "common_file": common_file, "repost": repost, "nameless": nameless,
 }

@@ -4,7 +4,8 @@ Lines by kind (with a yEnc part counter, 32-hex subjects, [PRiVATE] hashes,
 other counterless, malformed), the share crossposted and the share owned by
 another indexed group, the share the window filters (counterless or owned
 elsewhere), compressed bytes per line, and from truth.jsonl the uploads by
-kind and phenomenon, single-file releases and the floods' share of candidates.
+kind and phenomenon, single-file releases and the floods' share of candidates;
+for a corpus of one profile (--profile) the uploads by shape.
 """
 from __future__ import annotations
 
@@ -77,7 +78,10 @@ def corpus_stats(root) -> dict:
     uploads: Counter = Counter()
     phenomena: Counter = Counter()
     single = releases = floods = candidates = 0
+    shapes: dict[str, set] = {}
     for rec in corpus.truth():
+        for shape in rec.get("shapes") or ():
+            shapes.setdefault(shape, set()).add(rec["upload"])     # an upload's pieces count once
         uploads[rec["kind"]] += 1
         phenomena[rec.get("phenomenon", "")] += 1
         if rec["kind"] in ("release", "album"):
@@ -91,6 +95,8 @@ def corpus_stats(root) -> dict:
         out["uploads_by_phenomenon"] = dict(sorted(phenomena.items()))
         out["single_file_release_share"] = round(single / releases, 4) if releases else 0
         out["flood_share_of_candidates"] = round(floods / candidates, 4) if candidates else 0
+    if shapes:
+        out["uploads_by_shape"] = {k: len(v) for k, v in sorted(shapes.items())}
     return out
 
 

@@ -161,6 +161,11 @@ class Corpus:
                     yield json.loads(raw)
 
 
+def truth_message_ids(upload: dict) -> frozenset:
+    """The message-ids of a truth upload: what it is matched to catalog releases by."""
+    return frozenset(s[1] for f in upload["files"] for s in f["segments"])
+
+
 def read_range(meta: Path) -> RangeInfo:
     info = json.loads(meta.read_text())
     rdir = meta.parent

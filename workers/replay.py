@@ -110,11 +110,27 @@ def replay_into_db(conn: psycopg.Connection, root: str | Path, node: str = "repl
     return {"headers": stats["headers"], "client_store_cpu_seconds": round(lane.cpu.get("store_async", 0.0), 3)}
 
 
+def chunk_message_ids(chunk) -> frozenset:
+    """The message-ids a release's chunk lists: what truth uploads are matched by."""
+    return frozenset(m.decode() for _n, _b, segs in codec.decode(bytes(chunk)) for _p, m, _s in segs)
+
+
+def catalog_releases(conn: psycopg.Connection) -> list[dict]:
+    """Every catalog release as sim.phase2_truth scores it: id, name,
+    merged_into (None before the column exists), hidden, its message-ids."""
+    return [{"id": rid, "name": name, "merged_into": int(merged) if merged else None, "hidden": hidden,
+             "message_ids": chunk_message_ids(chunk)}
+            for rid, name, merged, hidden, chunk in conn.execute("""
+                SELECT r.id, r.name, to_jsonb(r) ->> 'merged_into',
+                       coalesce((SELECT j.hidden FROM voyager.release_judgements j WHERE j.release_id = r.id), false),
+                       c.chunk
+                  FROM voyager.releases r JOIN voyager.release_chunks c ON c.release_id = r.id""")]
+
+
 def catalog_fidelity(conn: psycopg.Connection, root: str | Path) -> dict:
     """The fidelity against the corpus's truth (bench/replay.score_truth), read back
     from the catalog's chunks and pending releases."""
-    release_sets = {frozenset(m.decode() for _n, _b, segs in codec.decode(bytes(chunk)) for _p, m, _s in segs)
-                    for (chunk,) in conn.execute("SELECT chunk FROM voyager.release_chunks")}
+    release_sets = {chunk_message_ids(chunk) for (chunk,) in conn.execute("SELECT chunk FROM voyager.release_chunks")}
     pending_targets = {mid: segments
                        for segments, candidates in conn.execute(
                            "SELECT segments, candidates FROM voyager.pending_releases")
@@ -213,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         out["report"] = catalog_report(conn, done["headers"])
         if (Path(a.corpus) / "truth.jsonl").exists() and not (a.group or a.first or a.last):
             out["fidelity"] = catalog_fidelity(conn, a.corpus)
+            if next(Corpus(a.corpus).truth(), {}).get("upload"):      # a phase2 corpus: phase 2 scored too
+                from sim.phase2_truth import score_phase2
+                out["phase2"] = score_phase2(Corpus(a.corpus).truth(), catalog_releases(conn))
         out["sizes"] = catalog_sizes(conn, done["headers"])
     if a.json:
         print(json.dumps(out, default=float))
