@@ -117,11 +117,11 @@ def chunk_message_ids(chunk) -> frozenset:
 
 def catalog_releases(conn: psycopg.Connection) -> list[dict]:
     """Every catalog release as sim.phase2_truth scores it: id, name,
-    merged_into (None before the column exists), hidden, its message-ids."""
+    merged_into, hidden, its message-ids."""
     return [{"id": rid, "name": name, "merged_into": int(merged) if merged else None, "hidden": hidden,
              "message_ids": chunk_message_ids(chunk)}
             for rid, name, merged, hidden, chunk in conn.execute("""
-                SELECT r.id, r.name, to_jsonb(r) ->> 'merged_into',
+                SELECT r.id, r.name, r.merged_into,
                        coalesce((SELECT j.hidden FROM voyager.release_judgements j WHERE j.release_id = r.id), false),
                        c.chunk
                   FROM voyager.releases r JOIN voyager.release_chunks c ON c.release_id = r.id""")]
