@@ -37,7 +37,8 @@ def corpus_dir(home: Path, seed: int, lines: int) -> Path:
 
 
 def run_jobs(conn: psycopg.Connection, passes: int = 5) -> dict:
-    """Phase 2's SQL jobs, pass after pass, until a pass changes nothing."""
+    """Phase 2's SQL jobs, pass after pass, until a pass merges nothing; each job's
+    result of every pass."""
     known = {n for (n,) in conn.execute("SELECT name FROM voyager.jobs")}
     conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
     conn.execute("UPDATE voyager.settings SET value = '600' WHERE name = 'merge_run_seconds'")
@@ -47,7 +48,8 @@ def run_jobs(conn: psycopg.Connection, passes: int = 5) -> dict:
         before = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
         for job in PHASE2_JOBS:
             if job in known:
-                results[job] = conn.execute("SELECT voyager.run_sql_job(%s)", (job,)).fetchone()[0]
+                results.setdefault(job, []).append(
+                    conn.execute("SELECT voyager.run_sql_job(%s)", (job,)).fetchone()[0])
         conn.execute("UPDATE voyager.jobs SET place = NULL WHERE name = 'merges'")
         if conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0] == before:
             break
