@@ -298,9 +298,44 @@ def is_random(bytes stem):
     return hex_run(stem, len(stem))
 
 
-cdef inline bint random_stem(bytes stem) noexcept:
-    """A stem that names nothing: a hex run, or a random token."""
-    return hex_run(stem, len(stem)) or is_token(stem, len(stem))
+def is_random_stem(bytes stem):
+    return random_stem(stem)
+
+
+cdef bint random_stem(bytes stem) noexcept:
+    """A stem that names nothing: a hex run, a random token, or 16 or more
+    letters and digits with no separator that read as random (scrambled, or
+    digits strewn through lower-case letters): an obfuscating poster's name."""
+    cdef Py_ssize_t n = len(stem), m
+    cdef const char* s = stem
+    if hex_run(s, n) or is_token(s, n):
+        return True
+    m = n                                  # a year or number at the end is a name's ("Title2003")
+    while m > 0 and 48 <= s[m - 1] <= 57:
+        m -= 1
+    return n >= 16 and (scrambled_c(s, m) or strewn_digits(s, n))
+
+
+cdef bint strewn_digits(const char* s, Py_ssize_t n) noexcept nogil:
+    """Lower-case letters and digits only, 3 or more digits, switching between
+    the two 6 times or more ("4nfr3a5ed0nhbr5ng5o", not "avengers2019hdrip")."""
+    cdef Py_ssize_t q
+    cdef int c, digits = 0, switches = 0
+    cdef bint was_digit = False
+    for q in range(n):
+        c = s[q]
+        if 48 <= c <= 57:
+            digits += 1
+            if q and not was_digit:
+                switches += 1
+            was_digit = True
+        elif 97 <= c <= 122:
+            if q and was_digit:
+                switches += 1
+            was_digit = False
+        else:
+            return False
+    return digits >= 3 and switches >= 6
 
 
 cdef inline bint named(bytes rel) noexcept:
@@ -1144,12 +1179,9 @@ cdef class Window:
                 rec["file_list"] = [_file_record(g, None, self.spool) for g in files]
                 self.out_samples.append(rec)
             return
-        # files named by random tokens under no release name are no release yet; under a
-        # shape's tag ([PRiVATE]-[tag]-[token]) a token is as random as a hex run
-        if rel.rel and rel.rel[0] == 91:
-            random_named = all(random_stem(i[0]) for i in infos)
-        else:
-            random_named = all(hex_run(i[0], len(i[0])) for i in infos)
+        # files named by random tokens (hex runs, long runs of letters and digits) under no
+        # release name are no release yet
+        random_named = all(random_stem(i[0]) for i in infos)
         if named(rel.rel):
             random_named = False
             name = rel.rel

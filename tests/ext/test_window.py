@@ -470,3 +470,15 @@ def test_every_written_release_carries_its_chunk(corpus_lines):
     w.feed(b"\r\n".join(lines) + b"\r\n", -1)
     out = w.take_batch()["releases"] + w.flush()["releases"]
     assert out and all(isinstance(r["chunk"], bytes) and r["chunk"] for r in out)
+
+
+@pytest.mark.parametrize("stem, random", [
+    (b"0123456789abcdef0123", True), (b"a3f09c1e5b7d42e8a3f09c1e5b7d42e8", True),
+    (b"EwiXtLafgQdpNYgjudOg", True), (b"NvPNuC9fTSzUhWnG6WYLwj3", True), (b"4nfr3a5ed0nhbr5ng5o", True),
+    (b"TheMatrixReloaded", False), (b"TheMatrixReloaded2003", False), (b"avengers2019hdrip", False),
+    (b"Inception2010", False), (b"Silent.Harbor.S01E02.1080p", False), (b"harbor_lights_2024", False)])
+def test_a_stem_that_names_nothing(stem, random):
+    """An obfuscating poster's file names (hex, scrambled letters, digits strewn
+    through letters) make a pending upload; a name without separators does not."""
+    from ext.window import is_random_stem
+    assert is_random_stem(stem) is random
