@@ -15,7 +15,7 @@ BEGIN;
 -- its NFO, its media IDs and its password status. A pending release's facts
 -- stay in the probe cache until it is named. A malformed batch is refused
 -- whole (22023).
-CREATE FUNCTION voyager.store_probes(p_node text, p_results jsonb)
+CREATE OR REPLACE FUNCTION voyager.store_probes(p_node text, p_results jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
 SET jit = off
@@ -183,20 +183,9 @@ BEGIN
                found_at = now()
         RETURNING 1
     ), lines AS (                             -- what the facts give each release to search by
-        SELECT k.release_id, t.kind, left(t.line, 255) AS line, t.n
+        SELECT k.release_id, t.kind, t.line, t.n
           FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         CROSS JOIN LATERAL (
-               SELECT 2::smallint, e ->> 'name', n FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'archive' -> 'entries') = 'array'
-                           THEN k.facts -> 'archive' -> 'entries' ELSE '[]' END) WITH ORDINALITY a(e, n)
-               UNION ALL SELECT 3::smallint, k.facts -> 'nfo' ->> 'title', 1
-               UNION ALL SELECT 4::smallint, (SELECT f ->> 'name' FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
-                           THEN k.facts -> 'par2' -> 'files' ELSE '[]' END) f
-                      ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1), 1
-               UNION ALL SELECT 5::smallint, k.facts -> 'media' ->> 'title', 1
-         ) t(kind, line, n)
-         WHERE t.line IS NOT NULL AND btrim(t.line) <> ''
+         CROSS JOIN LATERAL voyager.probe_texts(k.facts) t
     ), touched AS (
         SELECT DISTINCT l.release_id, l.kind FROM lines l
     ), old AS (                               -- what a release had of a kind: kept first
