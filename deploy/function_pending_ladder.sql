@@ -17,7 +17,7 @@ RETURNS TABLE (looked integer, named integer, tried integer, discarded integer, 
 LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
     v_tries integer := voyager.setting_int('pending_tries');
-    v_retry interval := make_interval(mins => voyager.setting_int('pending_retry_minutes'));
+    v_retry interval := make_interval(mins => voyager.setting_int('pending_retry_minutes')::integer);
 BEGIN
     CREATE TEMP TABLE IF NOT EXISTS pending_ladder_step (
         release_key bytea PRIMARY KEY, tool text, group_id integer, poster text, muted boolean,
