@@ -173,8 +173,8 @@ def test_phase2_is_zeros_on_an_empty_catalog(conn):
     assert {k: v for k, v in row.items() if k != "pending_oldest"} == {
         **dict.fromkeys(["provisional_releases", "settle_due", "pending_waiting", "pending_releases",
                          "probe_candidates_ready", "probe_candidates_waiting", "probes_stuck", "probes_last_hour",
-                         "probes_per_second"], 0),
-        **dict.fromkeys(["probe_backlog", "probes_dead", "probes_failed"], {})}
+                         "probes_per_second", "signatures_muted", "probe_candidates_muted"], 0),
+        **dict.fromkeys(["probe_backlog", "probes_dead", "probes_failed", "pending_by_status"], {})}
 
 
 def test_catalog_against_its_cap(state):

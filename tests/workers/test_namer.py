@@ -1,0 +1,115 @@
+"""Obfuscated uploads end to end: a generated corpus with its bodies indexed
+by the replay (every file random-named: pending releases, no catalog row),
+probed by `voyager probe` against the simulator's server, named by the tick's
+pending_ladder job, moved by the namer (`voyager namer`, reading the spans
+again by XOVER; in process, from the corpus). Each moved release is its
+truth upload: the name the upload really has, and an NZB (voyager.nzb) that
+holds every segment of it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from sim.generate import Options, generate
+from sim.server import run_in_thread
+from voyager.corpus import Corpus
+from workers.nntp import NntpConfig
+from workers.namer import Namer
+from workers.replay import replay_into_db
+
+ROOT = Path(__file__).resolve().parents[2]
+NZB = "{http://www.newzbin.com/DTD/2003/nzb}"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("namer") / "corpus"
+    generate(Options(out=out, seed=5, groups=2, lines=30_000, days=2, range_articles=20_000, chunk_articles=5_000))
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(corpus):
+    handle = run_in_thread(corpus)
+    yield handle
+    handle.stop()
+
+
+def env_for(db_dsn, server, tmp_path) -> dict:
+    env = dict(os.environ, VOYAGER_WORKER_DSN=db_dsn, VOYAGER_NNTP_HOST="127.0.0.1",
+               VOYAGER_NNTP_PORT=str(server.port), VOYAGER_NNTP_CONNECTIONS="4", VOYAGER_HOME=str(tmp_path))
+    env.pop("VOYAGER_CORPUS", None)
+    return env
+
+
+def command(env, *args) -> dict:
+    out = subprocess.run([sys.executable, "-m", "voyager.cli", *args], env=env, cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def named(conn, db_dsn, corpus, server, tmp_path):
+    """Indexed, probed by the command, and climbed the ladder."""
+    for name, value in {"range_articles": 20_000, "chunk_articles": 5_000}.items():
+        conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
+    replay_into_db(conn, corpus)
+    truth = [u for u in Corpus(corpus).truth() if u["kind"] == "pending"]
+    assert conn.execute("SELECT count(*) FROM voyager.pending_releases").fetchone()[0] == len(truth) > 3
+    stats = command(env_for(db_dsn, server, tmp_path), "probe", "--threads", "2", "--until-idle", "--node", "p")
+    assert stats["fetched"] > 0 and stats["stale"] == 0
+    out = conn.execute("SELECT voyager.run_sql_job('pending_ladder')").fetchone()[0]
+    assert out["named"] == len(truth) and out["looked"] == len(truth)
+    return truth
+
+
+def assert_moved_as_their_truth(conn, truth) -> None:
+    by_name = {u["name"]: u for u in truth}
+    rows = conn.execute("SELECT p.status, r.id, r.name, r.source, r.files FROM voyager.pending_releases p "
+                        "LEFT JOIN voyager.releases r ON r.id = p.release_id").fetchall()
+    assert {s for s, *_ in rows} == {1}                      # every one named and in the catalog
+    assert {n for _s, _i, n, _src, _f in rows} == set(by_name)
+    sources = {src for *_x, src, _f in rows}
+    assert 7 in sources                                      # named by its par2 set
+    for _s, rid, name, _src, files in rows:
+        upload = by_name[name]
+        nzb = ET.fromstring(conn.execute("SELECT voyager.nzb(%s)", (rid,)).fetchone()[0])
+        got = {s.text for s in nzb.iter(f"{NZB}segment")}
+        want = {m for f in upload["files"] for _part, m, _b in f["segments"]}
+        assert got == want, name                             # every segment of the upload, and nothing else
+        assert files == len(upload["files"])
+        meta = {m.get("type"): m.text for m in nzb.iter(f"{NZB}meta")}
+        assert meta["name" if "name" in meta else "title"] == name
+    assert conn.execute("SELECT problem FROM voyager.check_catalog() WHERE rows > 0").fetchall() == []
+    assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
+    # found by its name at once
+    some = next(iter(by_name))
+    assert conn.execute("SELECT count(*) FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
+                        "WHERE t.kind = 1 AND t.text = %s", (some,)).fetchone()[0] == 1
+
+
+def test_the_namer_moves_them_by_xover(named, conn, db_dsn, server, tmp_path):
+    stats = command(env_for(db_dsn, server, tmp_path), "namer", "--until-idle", "--node", "n")
+    assert stats["node"] == "n/namer"
+    assert stats["moved"] == len(named) and stats["from_server"] == len(named) and stats["from_corpus"] == 0
+    assert_moved_as_their_truth(conn, named)
+    (row,) = conn.execute("SELECT pending_by_status FROM voyager.status_phase2").fetchall()
+    assert row[0] == {"in_catalog": len(named)}
+    assert conn.execute("SELECT count(*) FROM voyager.nntp_claims WHERE node = 'n/namer'").fetchone()[0] == 0
+
+
+def test_the_namer_reads_a_stored_span_from_the_corpus(named, conn, db_dsn, corpus, server):
+    cfg = NntpConfig(host="127.0.0.1", port=server.port, connections=4)
+    stats = Namer(db_dsn, "n2", until_idle=True, corpus=corpus, nntp=cfg).run()
+    assert stats["moved"] == len(named) and stats["from_corpus"] > 0
+    assert stats["from_corpus"] + stats["from_server"] == len(named)
+    assert_moved_as_their_truth(conn, named)
+    # a taken release whose namer died comes back after its lease; a done one never
+    assert conn.execute("SELECT count(*) FROM voyager.claim_named_pending('n3')").fetchone()[0] == 0
