@@ -2310,7 +2310,7 @@ CREATE FUNCTION voyager.pending_ladder(p_limit integer DEFAULT NULL::integer) RE
     AS $$
 DECLARE
     v_tries integer := voyager.setting_int('pending_tries');
-    v_retry interval := make_interval(mins => voyager.setting_int('pending_retry_minutes'));
+    v_retry interval := make_interval(mins => voyager.setting_int('pending_retry_minutes')::integer);
 BEGIN
     CREATE TEMP TABLE IF NOT EXISTS pending_ladder_step (
         release_key bytea PRIMARY KEY, tool text, group_id integer, poster text, muted boolean,
