@@ -113,3 +113,20 @@ def test_the_namer_reads_a_stored_span_from_the_corpus(named, conn, db_dsn, corp
     assert_moved_as_their_truth(conn, named)
     # a taken release whose namer died comes back after its lease; a done one never
     assert conn.execute("SELECT count(*) FROM voyager.claim_named_pending('n3')").fetchone()[0] == 0
+
+
+def test_two_namers_at_once_move_each_release_once(named, conn, db_dsn, corpus, server):
+    import threading
+
+    cfg = NntpConfig(host="127.0.0.1", port=server.port, connections=4)
+    namers = [Namer(db_dsn, f"c{i}", until_idle=True, corpus=corpus, nntp=cfg, batch=1) for i in range(2)]
+    out: list[dict] = []
+    threads = [threading.Thread(target=lambda n=n: out.append(n.run())) for n in namers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert len(out) == 2 and sum(s["moved"] for s in out) == len(named)
+    assert sum(s["stale"] + s["gone"] for s in out) == 0
+    assert conn.execute("SELECT count(*) FROM voyager.releases WHERE source >= 7").fetchone()[0] == len(named)
+    assert_moved_as_their_truth(conn, named)
