@@ -4,7 +4,8 @@ BEGIN;
 -- into the catalog as the window read it again (p_release: its segments'
 -- chunk, files, counts), under the pending release's key and the name the
 -- ladder decided (source: how). Its texts are the name and what its probes
--- read (probe_texts), its category release_categories', its probe targets
+-- read, with its NFO, media ids and password (store_release_facts, as
+-- store_probes gives a catalog release), its category release_categories', its probe targets
 -- and file hashes now the catalog release's. The pending row stays, named
 -- and in the catalog, with the release's id. p_release NULL (the re-read
 -- found none of its articles: expired) ends it exhausted. Returns the
@@ -51,19 +52,14 @@ BEGIN
     INSERT INTO voyager.release_chunks (release_id, month, chunk)
     VALUES (v_id, voyager.chunk_month(to_timestamp(p_release.posted_at)), p_release.chunk);
 
-    -- the name, then what the probes read, each kind's lines in their order, 20 at most
+    -- the name, then what its probes read: texts, NFO, media ids, password
     INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-    SELECT v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255)
-    UNION ALL
-    SELECT v_id, to_timestamp(p_release.posted_at), g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
-      FROM (SELECT t.kind, t.line, min(t.n) AS at, row_number() OVER (PARTITION BY t.kind ORDER BY min(t.n)) AS k
-              FROM voyager.probe_candidates pc
-              JOIN voyager.probe_cache c ON c.message_id = pc.message_id AND c.status = 0
-             CROSS JOIN LATERAL voyager.probe_texts(c.facts) t
-             WHERE pc.pending_key = v.release_key
-             GROUP BY t.kind, t.line) g
-     WHERE g.k <= 20
-     GROUP BY g.kind;
+    VALUES (v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255));
+    PERFORM voyager.store_release_facts(coalesce(jsonb_agg(jsonb_build_object(
+                'release_id', v_id, 'message_id', c.message_id, 'facts', c.facts)), '[]'))
+       FROM voyager.probe_candidates pc
+       JOIN voyager.probe_cache c ON c.message_id = pc.message_id AND c.status = 0
+      WHERE pc.pending_key = v.release_key AND jsonb_typeof(c.facts) = 'object';
 
     UPDATE voyager.releases r SET category = c.category
       FROM voyager.release_categories(ARRAY[v_id]) c

@@ -4369,19 +4369,14 @@ BEGIN
     INSERT INTO voyager.release_chunks (release_id, month, chunk)
     VALUES (v_id, voyager.chunk_month(to_timestamp(p_release.posted_at)), p_release.chunk);
 
-    -- the name, then what the probes read, each kind's lines in their order, 20 at most
+    -- the name, then what its probes read: texts, NFO, media ids, password
     INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-    SELECT v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255)
-    UNION ALL
-    SELECT v_id, to_timestamp(p_release.posted_at), g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
-      FROM (SELECT t.kind, t.line, min(t.n) AS at, row_number() OVER (PARTITION BY t.kind ORDER BY min(t.n)) AS k
-              FROM voyager.probe_candidates pc
-              JOIN voyager.probe_cache c ON c.message_id = pc.message_id AND c.status = 0
-             CROSS JOIN LATERAL voyager.probe_texts(c.facts) t
-             WHERE pc.pending_key = v.release_key
-             GROUP BY t.kind, t.line) g
-     WHERE g.k <= 20
-     GROUP BY g.kind;
+    VALUES (v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255));
+    PERFORM voyager.store_release_facts(coalesce(jsonb_agg(jsonb_build_object(
+                'release_id', v_id, 'message_id', c.message_id, 'facts', c.facts)), '[]'))
+       FROM voyager.probe_candidates pc
+       JOIN voyager.probe_cache c ON c.message_id = pc.message_id AND c.status = 0
+      WHERE pc.pending_key = v.release_key AND jsonb_typeof(c.facts) = 'object';
 
     UPDATE voyager.releases r SET category = c.category
       FROM voyager.release_categories(ARRAY[v_id]) c
@@ -4524,6 +4519,84 @@ BEGIN
            AND f ->> 'md5' ~ '^[0-9a-f]{32}$' AND f ->> 'name' IS NOT NULL AND jsonb_typeof(f -> 'size') = 'number'
             ON CONFLICT DO NOTHING
         RETURNING 1
+    )
+    SELECT jsonb_build_object(
+               'stored', (SELECT count(*) FROM live), 'stale', v_stale, 'retry', v_retry,
+               'read', (SELECT count(*) FROM live WHERE status = 0),
+               'dead', (SELECT count(*) FROM live WHERE status = 1),
+               'failed', (SELECT count(*) FROM live WHERE status = 2),
+               'cached', (SELECT count(*) FROM live WHERE NOT fresh),
+               'hashes', (SELECT count(*) FROM hashes), 'par2_sets', (SELECT count(*) FROM set_rows),
+               'par2_files', (SELECT count(*) FROM file_rows), 'cache', (SELECT count(*) FROM cache))
+      INTO v_out;
+    -- a catalog release's NFO, media ids, password and texts from what was read whole
+    RETURN v_out || voyager.store_release_facts((
+        SELECT coalesce(jsonb_agg(jsonb_build_object('release_id', l.release_id, 'message_id', l.message_id,
+                                                     'facts', l.facts)), '[]')
+          FROM jsonb_to_recordset(v_live) AS l(release_id bigint, message_id text, status smallint, facts jsonb)
+         WHERE l.release_id IS NOT NULL AND l.status = 0 AND jsonb_typeof(l.facts) = 'object'));
+END $_$;
+
+
+--
+-- Name: store_recovered(uuid, bigint, voyager.release_in[], voyager.pending_in[], text[], jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_recovered(p_token uuid, p_range_id bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_release_tools text[] DEFAULT '{}'::text[], p_pending_groups jsonb DEFAULT '[]'::jsonb) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v        voyager.group_leases;
+    x        voyager.recoveries;
+    v_at     bigint;
+    v_rel    voyager.release_in[];
+    v_pend   voyager.pending_in[];
+    v_out    jsonb;
+BEGIN
+    v := voyager.lease_of(p_token);
+    SELECT * INTO x FROM voyager.recoveries r WHERE r.token = p_token AND r.done_at IS NULL FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
+    END IF;
+    IF NOT p_range_id = ANY (x.stale) THEN
+        RAISE EXCEPTION 'range % is not one recovery % stores into', p_range_id, x.id USING ERRCODE = '22023';
+    END IF;
+    IF coalesce(cardinality(p_release_tools), 0) <> coalesce(cardinality(p_releases), 0)
+       OR coalesce(jsonb_array_length(p_pending_groups), 0) <> coalesce(cardinality(p_pending), 0) THEN
+        RAISE EXCEPTION 'batch refused: the tools and groups must be one for each release and pending release'
+            USING ERRCODE = '22023';
+    END IF;
+    v_rel := ARRAY(SELECT p_releases[i] FROM generate_subscripts(p_releases, 1) i
+                    WHERE voyager.recovery_matches(x.rule, x.key, (p_releases[i]).poster, p_release_tools[i],
+                                                   (p_releases[i]).groups)
+                    ORDER BY i);
+    v_pend := ARRAY(SELECT p_pending[i] FROM generate_subscripts(p_pending, 1) i
+                     WHERE voyager.recovery_matches(x.rule, x.key, (p_pending[i]).poster, (p_pending[i]).tool,
+                                                    ARRAY(SELECT jsonb_array_elements_text(p_pending_groups -> (i - 1))))
+                     ORDER BY i);
+    IF cardinality(v_rel) = 0 AND cardinality(v_pend) = 0 THEN
+        RETURN jsonb_build_object('range', p_range_id, 'releases', 0, 'pending', 0);
+    END IF;
+    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now()
+     WHERE group_id = v.group_id AND lane = v.lane;
+    SELECT next_article INTO v_at FROM voyager.ranges WHERE id = p_range_id;
+    v_out := voyager.store_batch(p_token, p_range_id, v_at, v_at, 0, v_rel, v_pend);
+    UPDATE voyager.recoveries r
+       SET added = r.added + (v_out ->> 'releases')::integer + (v_out ->> 'pending')::integer
+     WHERE r.id = x.id;
+    RETURN v_out;
+END $$;
+
+
+--
+-- Name: store_release_facts(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
+    LANGUAGE sql
+    AS $_$
+    WITH known AS (
+        SELECT * FROM jsonb_to_recordset(p_known) AS k(release_id bigint, message_id text, facts jsonb)
     ), nfos AS (
         INSERT INTO voyager.release_nfos (release_id, message_id, text)
         SELECT DISTINCT ON (k.release_id) k.release_id, k.message_id, k.facts -> 'nfo' ->> 'text'
@@ -4591,69 +4664,9 @@ BEGIN
          GROUP BY g.release_id, r.posted_at, g.kind
         RETURNING 1
     )
-    SELECT jsonb_build_object(
-               'stored', (SELECT count(*) FROM live), 'stale', v_stale, 'retry', v_retry,
-               'read', (SELECT count(*) FROM live WHERE status = 0),
-               'dead', (SELECT count(*) FROM live WHERE status = 1),
-               'failed', (SELECT count(*) FROM live WHERE status = 2),
-               'cached', (SELECT count(*) FROM live WHERE NOT fresh),
-               'hashes', (SELECT count(*) FROM hashes), 'par2_sets', (SELECT count(*) FROM set_rows),
-               'par2_files', (SELECT count(*) FROM file_rows), 'nfos', (SELECT count(*) FROM nfos),
-               'media_ids', (SELECT count(*) FROM ids), 'passwords', (SELECT count(*) FROM passwords),
-               'texts', (SELECT count(*) FROM texts), 'cache', (SELECT count(*) FROM cache))
-      INTO v_out;
-    RETURN v_out;
-END $_$;
-
-
---
--- Name: store_recovered(uuid, bigint, voyager.release_in[], voyager.pending_in[], text[], jsonb); Type: FUNCTION; Schema: voyager; Owner: -
---
-
-CREATE FUNCTION voyager.store_recovered(p_token uuid, p_range_id bigint, p_releases voyager.release_in[] DEFAULT '{}'::voyager.release_in[], p_pending voyager.pending_in[] DEFAULT '{}'::voyager.pending_in[], p_release_tools text[] DEFAULT '{}'::text[], p_pending_groups jsonb DEFAULT '[]'::jsonb) RETURNS jsonb
-    LANGUAGE plpgsql
-    AS $$
-DECLARE
-    v        voyager.group_leases;
-    x        voyager.recoveries;
-    v_at     bigint;
-    v_rel    voyager.release_in[];
-    v_pend   voyager.pending_in[];
-    v_out    jsonb;
-BEGIN
-    v := voyager.lease_of(p_token);
-    SELECT * INTO x FROM voyager.recoveries r WHERE r.token = p_token AND r.done_at IS NULL FOR UPDATE;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'no recovery runs under lease %', p_token USING ERRCODE = '22023';
-    END IF;
-    IF NOT p_range_id = ANY (x.stale) THEN
-        RAISE EXCEPTION 'range % is not one recovery % stores into', p_range_id, x.id USING ERRCODE = '22023';
-    END IF;
-    IF coalesce(cardinality(p_release_tools), 0) <> coalesce(cardinality(p_releases), 0)
-       OR coalesce(jsonb_array_length(p_pending_groups), 0) <> coalesce(cardinality(p_pending), 0) THEN
-        RAISE EXCEPTION 'batch refused: the tools and groups must be one for each release and pending release'
-            USING ERRCODE = '22023';
-    END IF;
-    v_rel := ARRAY(SELECT p_releases[i] FROM generate_subscripts(p_releases, 1) i
-                    WHERE voyager.recovery_matches(x.rule, x.key, (p_releases[i]).poster, p_release_tools[i],
-                                                   (p_releases[i]).groups)
-                    ORDER BY i);
-    v_pend := ARRAY(SELECT p_pending[i] FROM generate_subscripts(p_pending, 1) i
-                     WHERE voyager.recovery_matches(x.rule, x.key, (p_pending[i]).poster, (p_pending[i]).tool,
-                                                    ARRAY(SELECT jsonb_array_elements_text(p_pending_groups -> (i - 1))))
-                     ORDER BY i);
-    IF cardinality(v_rel) = 0 AND cardinality(v_pend) = 0 THEN
-        RETURN jsonb_build_object('range', p_range_id, 'releases', 0, 'pending', 0);
-    END IF;
-    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now()
-     WHERE group_id = v.group_id AND lane = v.lane;
-    SELECT next_article INTO v_at FROM voyager.ranges WHERE id = p_range_id;
-    v_out := voyager.store_batch(p_token, p_range_id, v_at, v_at, 0, v_rel, v_pend);
-    UPDATE voyager.recoveries r
-       SET added = r.added + (v_out ->> 'releases')::integer + (v_out ->> 'pending')::integer
-     WHERE r.id = x.id;
-    RETURN v_out;
-END $$;
+    SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
+                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts))
+$_$;
 
 
 --

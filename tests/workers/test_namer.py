@@ -70,7 +70,7 @@ def named(conn, db_dsn, corpus, server, tmp_path):
     return truth
 
 
-def assert_moved_as_their_truth(conn, truth) -> None:
+def assert_moved_as_their_truth(conn, truth, corpus: Path) -> None:
     by_name = {u["name"]: u for u in truth}
     rows = conn.execute("SELECT p.status, r.id, r.name, r.source, r.files FROM voyager.pending_releases p "
                         "LEFT JOIN voyager.releases r ON r.id = p.release_id").fetchall()
@@ -87,6 +87,13 @@ def assert_moved_as_their_truth(conn, truth) -> None:
         assert files == len(upload["files"])
         meta = {m.get("type"): m.text for m in nzb.iter(f"{NZB}meta")}
         assert meta["name" if "name" in meta else "title"] == name
+    # what the probes read comes along: a release marked passworded only where its upload has a password
+    # (the simulator draws one per file: a volume read may hold none)
+    locked = {json.loads(x)["release"] for x in (corpus / "bodies" / "files.jsonl").read_text().splitlines()
+              if json.loads(x).get("password")} & set(by_name)
+    marked = {n for (n,) in conn.execute("SELECT r.name FROM voyager.release_passwords p JOIN voyager.releases r "
+                                          "ON r.id = p.release_id WHERE p.status = 1 AND r.source >= 7")}
+    assert marked and marked <= locked
     assert conn.execute("SELECT problem FROM voyager.check_catalog() WHERE rows > 0").fetchall() == []
     assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
     # found by its name at once
@@ -95,11 +102,11 @@ def assert_moved_as_their_truth(conn, truth) -> None:
                         "WHERE t.kind = 1 AND t.text = %s", (some,)).fetchone()[0] == 1
 
 
-def test_the_namer_moves_them_by_xover(named, conn, db_dsn, server, tmp_path):
+def test_the_namer_moves_them_by_xover(named, conn, db_dsn, corpus, server, tmp_path):
     stats = command(env_for(db_dsn, server, tmp_path), "namer", "--until-idle", "--node", "n")
     assert stats["node"] == "n/namer"
     assert stats["moved"] == len(named) and stats["from_server"] == len(named) and stats["from_corpus"] == 0
-    assert_moved_as_their_truth(conn, named)
+    assert_moved_as_their_truth(conn, named, corpus)
     (row,) = conn.execute("SELECT pending_by_status FROM voyager.status_phase2").fetchall()
     assert row[0] == {"in_catalog": len(named)}
     assert conn.execute("SELECT count(*) FROM voyager.nntp_claims WHERE node = 'n/namer'").fetchone()[0] == 0
@@ -110,7 +117,7 @@ def test_the_namer_reads_a_stored_span_from_the_corpus(named, conn, db_dsn, corp
     stats = Namer(db_dsn, "n2", until_idle=True, corpus=corpus, nntp=cfg).run()
     assert stats["moved"] == len(named) and stats["from_corpus"] > 0
     assert stats["from_corpus"] + stats["from_server"] == len(named)
-    assert_moved_as_their_truth(conn, named)
+    assert_moved_as_their_truth(conn, named, corpus)
     # a taken release whose namer died comes back after its lease; a done one never
     assert conn.execute("SELECT count(*) FROM voyager.claim_named_pending('n3')").fetchone()[0] == 0
 
@@ -129,4 +136,4 @@ def test_two_namers_at_once_move_each_release_once(named, conn, db_dsn, corpus, 
     assert len(out) == 2 and sum(s["moved"] for s in out) == len(named)
     assert sum(s["stale"] + s["gone"] for s in out) == 0
     assert conn.execute("SELECT count(*) FROM voyager.releases WHERE source >= 7").fetchone()[0] == len(named)
-    assert_moved_as_their_truth(conn, named)
+    assert_moved_as_their_truth(conn, named, corpus)
