@@ -316,8 +316,7 @@ def single_file(ctx, group: str, start: float) -> list[Upload]:
 
 def obfuscated(ctx, group: str, start: float) -> list[Upload]:
     """An upload whose every file is random-named (32 hex), counters intact:
-    a pending release until phase 2 names it (by its archive's entries, or by
-    its par2 set where the set was made before the renaming)."""
+    a pending release until phase 2 names it."""
     rng = ctx.rng
     real = rng.choice([N.tv_name, N.movie_name])(rng)
     stem = N.hex32(rng)
@@ -339,11 +338,6 @@ def obfuscated(ctx, group: str, start: float) -> list[Upload]:
                                   volumes=sum(1 for _, k, _ in files if k in ("rar", "rar5", "7z")) if kind in ("rar", "rar5", "7z") else 1,
                                   password="hidden" if rng.random() < 0.2 else None))
     _par2_members(up)
-    if int(stem[:2], 16) % 2 == 0:
-        # half the sets were made before the files were renamed: the par2 names the real files
-        for f in up.files:
-            if f.kind in ("par2", "par2vol"):
-                f.members = [dict(m, name=m["name"].replace(stem, real)) for m in f.members]
     if rng.random() < 0.04:
         _make_incomplete(ctx, up)   # no fill for pending ones: keep the truth simple
         up.kind = "pending"

@@ -1,14 +1,16 @@
 """Obfuscated uploads end to end: a generated corpus with its bodies indexed
 by the replay (every file random-named: pending releases, no catalog row),
-probed by `voyager probe` against the simulator's server, named by the tick's
-pending_ladder job, moved by the namer (`voyager namer`, reading the spans
-again by XOVER; in process, from the corpus). Each moved release is its
-truth upload: the name the upload really has, and an NZB (voyager.nzb) that
-holds every segment of it."""
+probed by `voyager probe` against the simulator's server, named by the
+tick's pending_ladder job (half of them by a par2 set made before the files
+were renamed, the rest by their archive's entries), moved by the namer
+(`voyager namer`, reading the spans again by XOVER; in process, from the
+corpus). Each moved release is its truth upload: the name the upload really
+has, and an NZB (voyager.nzb) that holds every segment of it."""
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -31,7 +33,21 @@ NZB = "{http://www.newzbin.com/DTD/2003/nzb}"
 def corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("namer") / "corpus"
     generate(Options(out=out, seed=5, groups=2, lines=30_000, days=2, range_articles=20_000, chunk_articles=5_000))
+    made_before_renaming(out)
     return out
+
+
+def made_before_renaming(corpus: Path) -> None:
+    """Half the obfuscated uploads' par2 sets as an uploader makes them before
+    renaming the files: they describe the real names (the bodies are made from
+    bodies/files.jsonl; the default corpus's other bytes stay as they are)."""
+    path = corpus / "bodies" / "files.jsonl"
+    specs = [json.loads(x) for x in path.read_text().splitlines()]
+    for spec in specs:
+        stem = spec["name"].split(".")[0]
+        if spec["kind"] in ("par2", "par2vol") and re.fullmatch("[0-9a-f]{32}", stem) and int(stem[:2], 16) % 2 == 0:
+            spec["members"] = [dict(m, name=m["name"].replace(stem, spec["release"])) for m in spec["members"]]
+    path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in specs))
 
 
 @pytest.fixture(scope="module")
