@@ -10,9 +10,11 @@ BEGIN;
 -- nothing. A target whose article the probe cache already knows comes back
 -- with `cached` true: the prober answers it without a fetch. A target tried
 -- p_attempts times without an answer (its prober killed, its fetch failing) is
--- left alone (status_phase2 counts it stuck).
-DROP FUNCTION voyager.claim_probe_candidates(text, integer, interval);
-CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100,
+-- left alone (status_phase2 counts it stuck). A pending release's targets
+-- go by its signature (pending_signatures): a muted one's are not claimed,
+-- and within a kind a signature that names better comes first (ties as the
+-- queue's index has them, so the claim reads the index in rank order).
+CREATE OR REPLACE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFAULT 100,
                                                p_lease interval DEFAULT interval '10 minutes',
                                                p_attempts integer DEFAULT 5)
 RETURNS TABLE (claim uuid, release_id bigint, pending_key bytea, kind text, message_id text,
@@ -23,10 +25,11 @@ LANGUAGE sql AS $$
           FROM voyager.probe_candidates pc
           LEFT JOIN voyager.releases r ON r.id = pc.release_id
           LEFT JOIN voyager.pending_releases p ON p.release_key = pc.pending_key
+          LEFT JOIN voyager.pending_signatures s ON s.tool = p.tool AND s.group_id = p.group_id AND s.poster = p.poster
          WHERE pc.probed_at IS NULL AND (pc.expires_at IS NULL OR pc.expires_at < now())
            AND pc.attempts < p_attempts
-           AND (r.settled_at IS NOT NULL OR (p.finished AND p.status = 0))
-         ORDER BY pc.rank, pc.release_id, pc.pending_key
+           AND (r.settled_at IS NOT NULL OR (p.finished AND p.status = 0 AND s.muted IS NOT TRUE))
+         ORDER BY pc.rank, coalesce(s.yield, 0) DESC, pc.release_id, pc.pending_key
          LIMIT p_limit
            FOR UPDATE OF pc SKIP LOCKED
     ), token AS (
@@ -40,5 +43,5 @@ LANGUAGE sql AS $$
               EXISTS (SELECT 1 FROM voyager.probe_cache c WHERE c.message_id = pc.message_id)
 $$;
 COMMENT ON FUNCTION voyager.claim_probe_candidates(text, integer, interval, integer)
-    IS 'Claims up to p_limit probe targets of settled (or finished pending) releases in the queue''s order for p_lease (SKIP LOCKED); cached: the probe cache knows the article';
+    IS 'Claims up to p_limit probe targets of settled (or finished pending, unmuted) releases in the queue''s order, signatures that name first, for p_lease (SKIP LOCKED); cached: the probe cache knows the article';
 COMMIT;

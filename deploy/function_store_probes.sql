@@ -10,12 +10,13 @@ BEGIN;
 -- probe cache knows. The rest goes into the probe cache by message-id (a
 -- reader's error makes it failed, with the reason) and, when read whole, into
 -- the facts' tables: file_hashes, par2_sets and par2_files for any release;
--- for a catalog release also its texts (kinds 2 archive entries, 3 the NFO's
--- title, 4 the par2 set's name, 5 the media title; at most 20 lines a kind),
--- its NFO, its media IDs and its password status. A pending release's facts
--- stay in the probe cache until it is named. A malformed batch is refused
+-- for a catalog release also (store_release_facts) its texts (kinds 2
+-- archive entries, 3 the NFO's title, 4 the par2 set's name, 5 the media
+-- title; at most 20 lines a kind), its NFO, its media IDs and its password
+-- status. A pending release's facts stay in the probe cache until it is
+-- named (store_named gives them to its catalog release). A malformed batch is refused
 -- whole (22023).
-CREATE FUNCTION voyager.store_probes(p_node text, p_results jsonb)
+CREATE OR REPLACE FUNCTION voyager.store_probes(p_node text, p_results jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
 SET jit = off
@@ -141,83 +142,6 @@ BEGIN
            AND f ->> 'md5' ~ '^[0-9a-f]{32}$' AND f ->> 'name' IS NOT NULL AND jsonb_typeof(f -> 'size') = 'number'
             ON CONFLICT DO NOTHING
         RETURNING 1
-    ), nfos AS (
-        INSERT INTO voyager.release_nfos (release_id, message_id, text)
-        SELECT DISTINCT ON (k.release_id) k.release_id, k.message_id, k.facts -> 'nfo' ->> 'text'
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         WHERE k.facts -> 'nfo' ->> 'text' IS NOT NULL
-         ORDER BY k.release_id, length(k.facts -> 'nfo' ->> 'text')
-            ON CONFLICT (release_id) DO NOTHING
-        RETURNING 1
-    ), ids AS (
-        INSERT INTO voyager.release_media_ids (kind, value, release_id)
-        SELECT DISTINCT m ->> 'site', CASE WHEN m ->> 'site' = 'imdb' THEN regexp_replace(m ->> 'id', '^tt', '') ELSE m ->> 'id' END,
-               k.release_id
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'nfo' -> 'media_ids') = 'array'
-                                                      THEN k.facts -> 'nfo' -> 'media_ids' ELSE '[]' END) m
-         WHERE m ->> 'site' IN ('tvdb', 'tvmaze', 'imdb', 'tmdb') AND m ->> 'id' ~ '^(tt)?[0-9]{1,12}$'
-            ON CONFLICT DO NOTHING
-        RETURNING 1
-    ), locks AS (                             -- per release: the surest status, the first password
-        SELECT k.release_id,
-               CASE WHEN bool_or(coalesce((k.facts -> 'archive' ->> 'encrypted_headers')::boolean, false)
-                                 OR coalesce((k.facts -> 'archive' ->> 'encrypted_files')::boolean, false)) THEN 1
-                    ELSE 2 END::smallint AS status,
-               (array_agg(left(coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password'), 255))
-                 FILTER (WHERE coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password') IS NOT NULL))[1]
-                 AS password
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         GROUP BY k.release_id
-    ), passwords AS (
-        INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
-        SELECT l.release_id, l.status, l.password, CASE WHEN l.password IS NOT NULL THEN 'nfo' ELSE 'archive' END
-          FROM locks l
-         WHERE l.status = 1 OR l.password IS NOT NULL
-            ON CONFLICT (release_id) DO UPDATE
-           SET status = CASE WHEN pw.status = 1 OR excluded.status = 1 THEN 1
-                             WHEN pw.status = 2 OR excluded.status = 2 THEN 2 ELSE 0 END,
-               password = coalesce(pw.password, excluded.password),
-               source = CASE WHEN pw.password IS NULL AND excluded.password IS NOT NULL THEN excluded.source
-                             ELSE coalesce(pw.source, excluded.source) END,
-               found_at = now()
-        RETURNING 1
-    ), lines AS (                             -- what the facts give each release to search by
-        SELECT k.release_id, t.kind, left(t.line, 255) AS line, t.n
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         CROSS JOIN LATERAL (
-               SELECT 2::smallint, e ->> 'name', n FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'archive' -> 'entries') = 'array'
-                           THEN k.facts -> 'archive' -> 'entries' ELSE '[]' END) WITH ORDINALITY a(e, n)
-               UNION ALL SELECT 3::smallint, k.facts -> 'nfo' ->> 'title', 1
-               UNION ALL SELECT 4::smallint, (SELECT f ->> 'name' FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
-                           THEN k.facts -> 'par2' -> 'files' ELSE '[]' END) f
-                      ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1), 1
-               UNION ALL SELECT 5::smallint, k.facts -> 'media' ->> 'title', 1
-         ) t(kind, line, n)
-         WHERE t.line IS NOT NULL AND btrim(t.line) <> ''
-    ), touched AS (
-        SELECT DISTINCT l.release_id, l.kind FROM lines l
-    ), old AS (                               -- what a release had of a kind: kept first
-        DELETE FROM voyager.release_texts t USING touched
-         WHERE t.release_id = touched.release_id AND t.kind = touched.kind
-        RETURNING t.release_id, t.kind, t.text
-    ), merged AS (
-        SELECT m.release_id, m.kind, m.line, min(m.at) AS at
-          FROM (SELECT o.release_id, o.kind, x.line, x.n - 1000000 AS at
-                  FROM old o CROSS JOIN LATERAL unnest(string_to_array(o.text, E'\n')) WITH ORDINALITY x(line, n)
-                 UNION ALL
-                SELECT l.release_id, l.kind, l.line, l.n FROM lines l) m
-         GROUP BY m.release_id, m.kind, m.line
-    ), texts AS (
-        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-        SELECT g.release_id, r.posted_at, g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
-          FROM (SELECT m.*, row_number() OVER (PARTITION BY m.release_id, m.kind ORDER BY m.at) AS k FROM merged m) g
-          JOIN voyager.releases r ON r.id = g.release_id
-         WHERE g.k <= 20
-         GROUP BY g.release_id, r.posted_at, g.kind
-        RETURNING 1
     )
     SELECT jsonb_build_object(
                'stored', (SELECT count(*) FROM live), 'stale', v_stale, 'retry', v_retry,
@@ -226,11 +150,14 @@ BEGIN
                'failed', (SELECT count(*) FROM live WHERE status = 2),
                'cached', (SELECT count(*) FROM live WHERE NOT fresh),
                'hashes', (SELECT count(*) FROM hashes), 'par2_sets', (SELECT count(*) FROM set_rows),
-               'par2_files', (SELECT count(*) FROM file_rows), 'nfos', (SELECT count(*) FROM nfos),
-               'media_ids', (SELECT count(*) FROM ids), 'passwords', (SELECT count(*) FROM passwords),
-               'texts', (SELECT count(*) FROM texts), 'cache', (SELECT count(*) FROM cache))
+               'par2_files', (SELECT count(*) FROM file_rows), 'cache', (SELECT count(*) FROM cache))
       INTO v_out;
-    RETURN v_out;
+    -- a catalog release's NFO, media ids, password and texts from what was read whole
+    RETURN v_out || voyager.store_release_facts((
+        SELECT coalesce(jsonb_agg(jsonb_build_object('release_id', l.release_id, 'message_id', l.message_id,
+                                                     'facts', l.facts)), '[]')
+          FROM jsonb_to_recordset(v_live) AS l(release_id bigint, message_id text, status smallint, facts jsonb)
+         WHERE l.release_id IS NOT NULL AND l.status = 0 AND jsonb_typeof(l.facts) = 'object'));
 END $$;
 COMMENT ON FUNCTION voyager.store_probes(text, jsonb)
     IS 'Stores a batch of probe results in one call: the claims answered, the probe cache, and what the articles showed';

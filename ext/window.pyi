@@ -1,5 +1,5 @@
 # What Python calls in ext/window.pyx: the window over a group's overview lines.
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 Segment = tuple[int, bytes, int]            # (part, message-id, article bytes)
 Batch = dict[str, Any]                      # first_article, next_article, releases, pending, samples, retracted, counts
@@ -100,8 +100,10 @@ class Window:
     lines: int
     malformed_lines: int
     spool: SegmentSpool | None
+    keep: frozenset[bytes] | None
     def __init__(self, group: bytes, priorities: dict[bytes, int] | None = ..., rules: dict[str, Any] | None = ...,
                  spool: bool = ..., spool_dir: str | None = ...) -> None: ...
+    def keep_only(self, keys: Iterable[bytes]) -> None: ...
     def feed(self, text: bytes | bytearray, chunk_last: int = ..., chunk_first: int = ...) -> None: ...
     def compact(self) -> None: ...
     def take_batch(self) -> Batch: ...

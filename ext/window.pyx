@@ -717,6 +717,7 @@ cdef class Window:
     cdef public list completed        # keys of files that got their last part since the last tick
     cdef public dict written_keys     # ident -> [(article, key)]: loose files written provisionally before their release opened
     cdef public object spool          # SegmentSpool, or None: segment lists stay in memory
+    cdef public object keep           # None, or the only release keys written (keep_only)
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
     cdef object last_key              # the file the previous line went to (its key, hash, record)
@@ -763,6 +764,13 @@ cdef class Window:
         self.interned = {}
         self.enc_cache = {}
         self.lo = self.hi = -1
+        self.keep = None
+
+    def keep_only(self, keys):
+        """Writes only the releases of these keys, each as a release with its
+        chunk even when its files are all random-named: the namer reads a
+        named pending release's span again to get its segments back."""
+        self.keep = frozenset(keys)
 
     cdef bytes intern(self, bytes b):
         got = self.interned.get(b)
@@ -1148,12 +1156,16 @@ cdef class Window:
         # write is held back for what the rules would drop once settled: a stub
         # is not shown as an upload in progress (if a par2 joins it after all, it
         # is written when the window closes on it)
-        rule = self.judge(rel, files, infos, settled or provisional, tool)
+        identity = identity_of(<FileAgg>rel.files[0])
+        key = release_key(identity, self.group, rel.key_article)
+        kept = self.keep is not None
+        if kept and key not in self.keep:
+            return
+        # a kept release was judged when it was first read (it went pending)
+        rule = None if kept else self.judge(rel, files, infos, settled or provisional, tool)
         if rule is not None and provisional:
             return
         file_total = None if (batch or rel.N < 1) else rel.N
-        identity = identity_of(<FileAgg>rel.files[0])
-        key = release_key(identity, self.group, rel.key_article)
         rec = {
             "release_key": key, "identity_key": hashlib.sha1(identity).digest(),
             "group": _text(self.group), "poster": _text(rel.poster),
@@ -1194,14 +1206,14 @@ cdef class Window:
         rec["candidates"] = _candidates(files, infos, random_named, self.spool)
         rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None,
                                          self.spool) for g in files]
-        if random_named:
+        if random_named and not kept:
             # nothing enters the catalog without a name: no row and no chunk until
             # phase 2 names it (its segments are read again then); the probe
             # targets go with it
             del rec["file_list"]
             self.out_pending.append(rec)
             return
-        if len(files) == 1 and rec["source"] == SOURCE_STEM and infos[0][1] & F_DIGIT \
+        if not kept and len(files) == 1 and rec["source"] == SOURCE_STEM and infos[0][1] & F_DIGIT \
                 and not infos[0][1] & (F_ARCHIVE | F_VOLUME | F_SIDECAR | F_SPLIT):
             if not provisional:       # an album member waits for its album; nothing provisional
                 self.album_add(rel, rec, (<FileAgg>files[0]).name)

@@ -1,5 +1,4 @@
 -- Revert voyager:alter_releases_merged_into from pg
 BEGIN;
 ALTER TABLE voyager.releases DROP COLUMN merged_into;
-COMMENT ON COLUMN voyager.releases.source IS NULL;
 COMMIT;

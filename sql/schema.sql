@@ -1037,6 +1037,32 @@ END $$;
 
 
 --
+-- Name: claim_named_pending(text, integer, interval); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.claim_named_pending(p_node text, p_limit integer DEFAULT 10, p_lease interval DEFAULT '00:10:00'::interval) RETURNS TABLE(claim uuid, release_key bytea, group_name text, first_article bigint, last_article bigint, name text, rules jsonb, owners jsonb)
+    LANGUAGE sql
+    AS $$
+    WITH due AS (
+        SELECT p.release_key FROM voyager.pending_releases p
+         WHERE p.status = 4 OR (p.status = 5 AND p.expires_at < now())
+         ORDER BY p.decided_at
+         LIMIT p_limit
+           FOR UPDATE SKIP LOCKED
+    ), moved AS (
+        UPDATE voyager.pending_releases p
+           SET status = 5, claim = gen_random_uuid(), taken_by = p_node, expires_at = now() + p_lease
+          FROM due WHERE p.release_key = due.release_key
+        RETURNING p.claim, p.release_key, p.group_id, p.first_article, p.last_article, p.named
+    )
+    SELECT m.claim, m.release_key, g.name, m.first_article, m.last_article, m.named,
+           (SELECT rs.rules FROM voyager.rule_sets rs ORDER BY rs.version DESC LIMIT 1),
+           (SELECT coalesce(jsonb_object_agg(a.name, a.priority), '{}') FROM voyager.groups a WHERE a.active)
+      FROM moved m JOIN voyager.groups g ON g.id = m.group_id
+$$;
+
+
+--
 -- Name: claim_probe_candidates(text, integer, interval, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1048,10 +1074,11 @@ CREATE FUNCTION voyager.claim_probe_candidates(p_node text, p_limit integer DEFA
           FROM voyager.probe_candidates pc
           LEFT JOIN voyager.releases r ON r.id = pc.release_id
           LEFT JOIN voyager.pending_releases p ON p.release_key = pc.pending_key
+          LEFT JOIN voyager.pending_signatures s ON s.tool = p.tool AND s.group_id = p.group_id AND s.poster = p.poster
          WHERE pc.probed_at IS NULL AND (pc.expires_at IS NULL OR pc.expires_at < now())
            AND pc.attempts < p_attempts
-           AND (r.settled_at IS NOT NULL OR (p.finished AND p.status = 0))
-         ORDER BY pc.rank, pc.release_id, pc.pending_key
+           AND (r.settled_at IS NOT NULL OR (p.finished AND p.status = 0 AND s.muted IS NOT TRUE))
+         ORDER BY pc.rank, coalesce(s.yield, 0) DESC, pc.release_id, pc.pending_key
          LIMIT p_limit
            FOR UPDATE OF pc SKIP LOCKED
     ), token AS (
@@ -2515,6 +2542,120 @@ $$;
 
 
 --
+-- Name: pending_ladder(integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.pending_ladder(p_limit integer DEFAULT NULL::integer) RETURNS TABLE(looked integer, named integer, tried integer, discarded integer, exhausted integer)
+    LANGUAGE plpgsql
+    SET jit TO 'off'
+    AS $$
+DECLARE
+    v_tries integer := voyager.setting_int('pending_tries');
+    v_retry interval := make_interval(mins => voyager.setting_int('pending_retry_minutes')::integer);
+BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS pending_ladder_step (
+        release_key bytea PRIMARY KEY, tool text, group_id integer, poster text, muted boolean,
+        facts jsonb, unread integer, name text, source smallint, outcome smallint
+    ) ON COMMIT DROP;
+    TRUNCATE pending_ladder_step;
+    INSERT INTO pending_ladder_step (release_key, tool, group_id, poster, muted)
+    SELECT p.release_key, p.tool, p.group_id, p.poster, coalesce(s.muted, false)
+      FROM voyager.pending_releases p
+      LEFT JOIN voyager.pending_signatures s ON s.tool = p.tool AND s.group_id = p.group_id AND s.poster = p.poster
+     WHERE p.status = 0 AND p.finished
+       AND (s.muted OR NOT EXISTS (SELECT FROM voyager.probe_candidates pc
+                                    WHERE pc.pending_key = p.release_key AND pc.probed_at IS NULL
+                                      AND pc.attempts < 5))
+     ORDER BY p.created_at
+     LIMIT coalesce(p_limit, voyager.setting_int('pending_ladder_batch'))
+       FOR UPDATE OF p SKIP LOCKED;
+
+    -- what the probes read (status 0) and how many targets gave nothing
+    UPDATE pending_ladder_step x
+       SET facts = f.facts, unread = f.unread, name = n.name, source = n.source
+      FROM (SELECT x.release_key,
+                   jsonb_agg(c.facts) FILTER (WHERE c.status = 0 AND jsonb_typeof(c.facts) = 'object') AS facts,
+                   count(pc.kind) FILTER (WHERE c.status IS DISTINCT FROM 0) AS unread
+              FROM pending_ladder_step x
+              LEFT JOIN voyager.probe_candidates pc ON pc.pending_key = x.release_key
+              LEFT JOIN voyager.probe_cache c ON c.message_id = pc.message_id
+             GROUP BY x.release_key) f
+      LEFT JOIN LATERAL voyager.pending_name(f.facts) n ON true
+     WHERE x.release_key = f.release_key;
+
+    -- the outcome: 4 named, 0 another try, 2 discarded, 3 exhausted
+    UPDATE pending_ladder_step x
+       SET outcome = CASE WHEN x.name IS NOT NULL THEN 4
+                          WHEN NOT x.muted AND x.unread > 0 AND p.tries + 1 < v_tries THEN 0
+                          WHEN x.facts IS NULL THEN 2 ELSE 3 END
+      FROM voyager.pending_releases p WHERE p.release_key = x.release_key;
+
+    UPDATE voyager.pending_releases p
+       SET status = x.outcome, named = x.name, name_source = x.source,
+           tries = p.tries + CASE WHEN x.outcome = 4 THEN 0 ELSE 1 END,
+           decided_at = CASE WHEN x.outcome <> 0 THEN now() END
+      FROM pending_ladder_step x WHERE p.release_key = x.release_key;
+
+    -- another try: the targets that read nothing are probed again after the pause
+    WITH again AS (
+        UPDATE voyager.probe_candidates pc
+           SET probed_at = NULL, attempts = 0, claim = NULL, claimed_by = NULL, expires_at = now() + v_retry
+          FROM pending_ladder_step x
+         WHERE x.outcome = 0 AND pc.pending_key = x.release_key
+           AND NOT EXISTS (SELECT FROM voyager.probe_cache c WHERE c.message_id = pc.message_id AND c.status = 0)
+        RETURNING pc.message_id
+    )
+    DELETE FROM voyager.probe_cache c USING again WHERE c.message_id = again.message_id AND c.status > 0;
+
+    INSERT INTO voyager.pending_signatures AS s (tool, group_id, poster, probes, named)
+    SELECT x.tool, x.group_id, x.poster, count(*), count(*) FILTER (WHERE x.outcome = 4)
+      FROM pending_ladder_step x
+     WHERE x.outcome <> 0 AND NOT x.muted
+     GROUP BY x.tool, x.group_id, x.poster
+     ORDER BY x.tool, x.group_id, x.poster
+        ON CONFLICT (tool, group_id, poster) DO UPDATE
+       SET probes = s.probes + excluded.probes, named = s.named + excluded.named, updated_at = now();
+
+    SELECT count(*), count(*) FILTER (WHERE x.outcome = 4), count(*) FILTER (WHERE x.outcome = 0),
+           count(*) FILTER (WHERE x.outcome = 2), count(*) FILTER (WHERE x.outcome = 3)
+      INTO looked, named, tried, discarded, exhausted
+      FROM pending_ladder_step x;
+    RETURN NEXT;
+END $$;
+
+
+--
+-- Name: pending_name(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.pending_name(p_facts jsonb) RETURNS TABLE(name text, source smallint)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+SELECT left(btrim(c.name), 255), c.source
+  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p_facts) = 'array' THEN p_facts ELSE '[]' END) x(f)
+ CROSS JOIN LATERAL (
+       SELECT voyager.file_stem(e ->> 'name'), 7::smallint, (e ->> 'size')::numeric, e ->> 'name'
+         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(x.f -> 'par2' -> 'files') = 'array'
+                                        THEN x.f -> 'par2' -> 'files' ELSE '[]' END) e
+       UNION ALL
+       SELECT voyager.file_stem(e ->> 'name'), 8::smallint, (e ->> 'size')::numeric, e ->> 'name'
+         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(x.f -> 'archive' -> 'entries') = 'array'
+                                        THEN x.f -> 'archive' -> 'entries' ELSE '[]' END) e
+       UNION ALL
+       SELECT x.f -> 'nfo' ->> 'title', 9::smallint, 0, NULL
+       UNION ALL
+       SELECT voyager.file_stem(x.f -> 'yenc' ->> 'name'), 10::smallint, 0, x.f -> 'yenc' ->> 'name'
+        WHERE voyager.file_stem(x.f -> 'yenc' ->> 'name') ~ '^[[:alnum:]]{2,}([._ -]+[[:alnum:]]+)+$'
+ ) c(name, source, size, file)
+ WHERE c.name IS NOT NULL AND length(btrim(c.name)) >= 3 AND c.name ~ '[[:alpha:]]'
+   AND NOT voyager.random_stem(btrim(c.name))
+   AND (c.file IS NULL OR voyager.side_kind(c.file) IS NULL)
+ ORDER BY c.source, c.size DESC NULLS LAST, c.name
+ LIMIT 1
+$_$;
+
+
+--
 -- Name: pending_probe_candidates(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2748,6 +2889,27 @@ CREATE FUNCTION voyager.probe_candidate_done(p_node text, p_release_id bigint, p
         RETURNING 1
     )
     SELECT count(*) > 0 FROM done
+$$;
+
+
+--
+-- Name: probe_texts(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.probe_texts(p_facts jsonb) RETURNS TABLE(kind smallint, line text, n bigint)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+SELECT t.kind, left(t.line, 255), t.n
+  FROM (SELECT 2::smallint, e ->> 'name', n FROM jsonb_array_elements(
+               CASE WHEN jsonb_typeof(p_facts -> 'archive' -> 'entries') = 'array'
+                    THEN p_facts -> 'archive' -> 'entries' ELSE '[]' END) WITH ORDINALITY a(e, n)
+        UNION ALL SELECT 3::smallint, p_facts -> 'nfo' ->> 'title', 1
+        UNION ALL SELECT 4::smallint, (SELECT f ->> 'name' FROM jsonb_array_elements(
+               CASE WHEN jsonb_typeof(p_facts -> 'par2' -> 'files') = 'array'
+                    THEN p_facts -> 'par2' -> 'files' ELSE '[]' END) f
+               ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1), 1
+        UNION ALL SELECT 5::smallint, p_facts -> 'media' ->> 'title', 1) t(kind, line, n)
+ WHERE t.line IS NOT NULL AND btrim(t.line) <> ''
 $$;
 
 
@@ -4427,6 +4589,73 @@ END $$;
 
 
 --
+-- Name: store_named(uuid, voyager.release_in); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_named(p_claim uuid, p_release voyager.release_in) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v voyager.pending_releases;
+    v_id bigint;
+BEGIN
+    SELECT * INTO v FROM voyager.pending_releases p WHERE p.claim = p_claim AND p.status = 5 FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    IF p_release IS NULL OR p_release.chunk IS NULL THEN
+        UPDATE voyager.pending_releases p
+           SET status = 3, claim = NULL, taken_by = NULL, expires_at = NULL, decided_at = now()
+         WHERE p.release_key = v.release_key;
+        RETURN NULL;
+    END IF;
+    IF p_release.release_key IS DISTINCT FROM v.release_key THEN
+        RAISE EXCEPTION 'move refused: the release read again is not the pending release claimed'
+            USING ERRCODE = '22023';
+    END IF;
+    IF p_release.poster IS NULL OR cardinality(p_release.groups) IS NOT DISTINCT FROM 0
+       OR coalesce(p_release.files, 0) < 1 THEN
+        RAISE EXCEPTION 'move refused: a release needs a poster, groups and files' USING ERRCODE = '22023';
+    END IF;
+
+    INSERT INTO voyager.posters (poster) VALUES (p_release.poster) ON CONFLICT (poster) DO NOTHING;
+    INSERT INTO voyager.group_sets (groups) VALUES (p_release.groups) ON CONFLICT (groups) DO NOTHING;
+    INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                  settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                  complete, has_par2, edge, release_key, identity_key, name, category, readable)
+    SELECT to_timestamp(p_release.posted_at), to_timestamp(p_release.last_posted_at), p_release.first_article,
+           p_release.last_article, p_release.segments, p_release.bytes, now(), v.group_id, gs.id, po.id,
+           p_release.file_total, p_release.files, v.name_source, p_release.complete, p_release.has_par2, false,
+           v.release_key, p_release.identity_key, v.named, voyager.category_of(v.named, p_release.groups), true
+      FROM voyager.posters po, voyager.group_sets gs
+     WHERE po.poster = p_release.poster AND gs.groups = p_release.groups
+    RETURNING id INTO v_id;
+
+    INSERT INTO voyager.release_chunks (release_id, month, chunk)
+    VALUES (v_id, voyager.chunk_month(to_timestamp(p_release.posted_at)), p_release.chunk);
+
+    -- the name, then what its probes read: texts, NFO, media ids, password
+    INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+    VALUES (v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255));
+    PERFORM voyager.store_release_facts(coalesce(jsonb_agg(jsonb_build_object(
+                'release_id', v_id, 'message_id', c.message_id, 'facts', c.facts)), '[]'))
+       FROM voyager.probe_candidates pc
+       JOIN voyager.probe_cache c ON c.message_id = pc.message_id AND c.status = 0
+      WHERE pc.pending_key = v.release_key AND jsonb_typeof(c.facts) = 'object';
+
+    UPDATE voyager.releases r SET category = c.category
+      FROM voyager.release_categories(ARRAY[v_id]) c
+     WHERE r.id = c.id AND r.category IS DISTINCT FROM c.category;
+    UPDATE voyager.probe_candidates pc SET release_id = v_id, pending_key = NULL WHERE pc.pending_key = v.release_key;
+    UPDATE voyager.file_hashes h SET release_id = v_id, pending_key = NULL WHERE h.pending_key = v.release_key;
+    UPDATE voyager.pending_releases p
+       SET status = 1, release_id = v_id, claim = NULL, taken_by = NULL, expires_at = NULL
+     WHERE p.release_key = v.release_key;
+    RETURN v_id;
+END $$;
+
+
+--
 -- Name: store_probes(text, jsonb); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4555,83 +4784,6 @@ BEGIN
            AND f ->> 'md5' ~ '^[0-9a-f]{32}$' AND f ->> 'name' IS NOT NULL AND jsonb_typeof(f -> 'size') = 'number'
             ON CONFLICT DO NOTHING
         RETURNING 1
-    ), nfos AS (
-        INSERT INTO voyager.release_nfos (release_id, message_id, text)
-        SELECT DISTINCT ON (k.release_id) k.release_id, k.message_id, k.facts -> 'nfo' ->> 'text'
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         WHERE k.facts -> 'nfo' ->> 'text' IS NOT NULL
-         ORDER BY k.release_id, length(k.facts -> 'nfo' ->> 'text')
-            ON CONFLICT (release_id) DO NOTHING
-        RETURNING 1
-    ), ids AS (
-        INSERT INTO voyager.release_media_ids (kind, value, release_id)
-        SELECT DISTINCT m ->> 'site', CASE WHEN m ->> 'site' = 'imdb' THEN regexp_replace(m ->> 'id', '^tt', '') ELSE m ->> 'id' END,
-               k.release_id
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'nfo' -> 'media_ids') = 'array'
-                                                      THEN k.facts -> 'nfo' -> 'media_ids' ELSE '[]' END) m
-         WHERE m ->> 'site' IN ('tvdb', 'tvmaze', 'imdb', 'tmdb') AND m ->> 'id' ~ '^(tt)?[0-9]{1,12}$'
-            ON CONFLICT DO NOTHING
-        RETURNING 1
-    ), locks AS (                             -- per release: the surest status, the first password
-        SELECT k.release_id,
-               CASE WHEN bool_or(coalesce((k.facts -> 'archive' ->> 'encrypted_headers')::boolean, false)
-                                 OR coalesce((k.facts -> 'archive' ->> 'encrypted_files')::boolean, false)) THEN 1
-                    ELSE 2 END::smallint AS status,
-               (array_agg(left(coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password'), 255))
-                 FILTER (WHERE coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password') IS NOT NULL))[1]
-                 AS password
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         GROUP BY k.release_id
-    ), passwords AS (
-        INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
-        SELECT l.release_id, l.status, l.password, CASE WHEN l.password IS NOT NULL THEN 'nfo' ELSE 'archive' END
-          FROM locks l
-         WHERE l.status = 1 OR l.password IS NOT NULL
-            ON CONFLICT (release_id) DO UPDATE
-           SET status = CASE WHEN pw.status = 1 OR excluded.status = 1 THEN 1
-                             WHEN pw.status = 2 OR excluded.status = 2 THEN 2 ELSE 0 END,
-               password = coalesce(pw.password, excluded.password),
-               source = CASE WHEN pw.password IS NULL AND excluded.password IS NOT NULL THEN excluded.source
-                             ELSE coalesce(pw.source, excluded.source) END,
-               found_at = now()
-        RETURNING 1
-    ), lines AS (                             -- what the facts give each release to search by
-        SELECT k.release_id, t.kind, left(t.line, 255) AS line, t.n
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         CROSS JOIN LATERAL (
-               SELECT 2::smallint, e ->> 'name', n FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'archive' -> 'entries') = 'array'
-                           THEN k.facts -> 'archive' -> 'entries' ELSE '[]' END) WITH ORDINALITY a(e, n)
-               UNION ALL SELECT 3::smallint, k.facts -> 'nfo' ->> 'title', 1
-               UNION ALL SELECT 4::smallint, (SELECT f ->> 'name' FROM jsonb_array_elements(
-                      CASE WHEN jsonb_typeof(k.facts -> 'par2' -> 'files') = 'array'
-                           THEN k.facts -> 'par2' -> 'files' ELSE '[]' END) f
-                      ORDER BY (f ->> 'size')::bigint DESC NULLS LAST, f ->> 'name' LIMIT 1), 1
-               UNION ALL SELECT 5::smallint, k.facts -> 'media' ->> 'title', 1
-         ) t(kind, line, n)
-         WHERE t.line IS NOT NULL AND btrim(t.line) <> ''
-    ), touched AS (
-        SELECT DISTINCT l.release_id, l.kind FROM lines l
-    ), old AS (                               -- what a release had of a kind: kept first
-        DELETE FROM voyager.release_texts t USING touched
-         WHERE t.release_id = touched.release_id AND t.kind = touched.kind
-        RETURNING t.release_id, t.kind, t.text
-    ), merged AS (
-        SELECT m.release_id, m.kind, m.line, min(m.at) AS at
-          FROM (SELECT o.release_id, o.kind, x.line, x.n - 1000000 AS at
-                  FROM old o CROSS JOIN LATERAL unnest(string_to_array(o.text, E'\n')) WITH ORDINALITY x(line, n)
-                 UNION ALL
-                SELECT l.release_id, l.kind, l.line, l.n FROM lines l) m
-         GROUP BY m.release_id, m.kind, m.line
-    ), texts AS (
-        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-        SELECT g.release_id, r.posted_at, g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
-          FROM (SELECT m.*, row_number() OVER (PARTITION BY m.release_id, m.kind ORDER BY m.at) AS k FROM merged m) g
-          JOIN voyager.releases r ON r.id = g.release_id
-         WHERE g.k <= 20
-         GROUP BY g.release_id, r.posted_at, g.kind
-        RETURNING 1
     )
     SELECT jsonb_build_object(
                'stored', (SELECT count(*) FROM live), 'stale', v_stale, 'retry', v_retry,
@@ -4640,11 +4792,14 @@ BEGIN
                'failed', (SELECT count(*) FROM live WHERE status = 2),
                'cached', (SELECT count(*) FROM live WHERE NOT fresh),
                'hashes', (SELECT count(*) FROM hashes), 'par2_sets', (SELECT count(*) FROM set_rows),
-               'par2_files', (SELECT count(*) FROM file_rows), 'nfos', (SELECT count(*) FROM nfos),
-               'media_ids', (SELECT count(*) FROM ids), 'passwords', (SELECT count(*) FROM passwords),
-               'texts', (SELECT count(*) FROM texts), 'cache', (SELECT count(*) FROM cache))
+               'par2_files', (SELECT count(*) FROM file_rows), 'cache', (SELECT count(*) FROM cache))
       INTO v_out;
-    RETURN v_out;
+    -- a catalog release's NFO, media ids, password and texts from what was read whole
+    RETURN v_out || voyager.store_release_facts((
+        SELECT coalesce(jsonb_agg(jsonb_build_object('release_id', l.release_id, 'message_id', l.message_id,
+                                                     'facts', l.facts)), '[]')
+          FROM jsonb_to_recordset(v_live) AS l(release_id bigint, message_id text, status smallint, facts jsonb)
+         WHERE l.release_id IS NOT NULL AND l.status = 0 AND jsonb_typeof(l.facts) = 'object'));
 END $_$;
 
 
@@ -4696,6 +4851,87 @@ BEGIN
      WHERE r.id = x.id;
     RETURN v_out;
 END $$;
+
+
+--
+-- Name: store_release_facts(jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
+    LANGUAGE sql
+    AS $_$
+    WITH known AS (
+        SELECT * FROM jsonb_to_recordset(p_known) AS k(release_id bigint, message_id text, facts jsonb)
+    ), nfos AS (
+        INSERT INTO voyager.release_nfos (release_id, message_id, text)
+        SELECT DISTINCT ON (k.release_id) k.release_id, k.message_id, k.facts -> 'nfo' ->> 'text'
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         WHERE k.facts -> 'nfo' ->> 'text' IS NOT NULL
+         ORDER BY k.release_id, length(k.facts -> 'nfo' ->> 'text')
+            ON CONFLICT (release_id) DO NOTHING
+        RETURNING 1
+    ), ids AS (
+        INSERT INTO voyager.release_media_ids (kind, value, release_id)
+        SELECT DISTINCT m ->> 'site', CASE WHEN m ->> 'site' = 'imdb' THEN regexp_replace(m ->> 'id', '^tt', '') ELSE m ->> 'id' END,
+               k.release_id
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'nfo' -> 'media_ids') = 'array'
+                                                      THEN k.facts -> 'nfo' -> 'media_ids' ELSE '[]' END) m
+         WHERE m ->> 'site' IN ('tvdb', 'tvmaze', 'imdb', 'tmdb') AND m ->> 'id' ~ '^(tt)?[0-9]{1,12}$'
+            ON CONFLICT DO NOTHING
+        RETURNING 1
+    ), locks AS (                             -- per release: the surest status, the first password
+        SELECT k.release_id,
+               CASE WHEN bool_or(coalesce((k.facts -> 'archive' ->> 'encrypted_headers')::boolean, false)
+                                 OR coalesce((k.facts -> 'archive' ->> 'encrypted_files')::boolean, false)) THEN 1
+                    ELSE 2 END::smallint AS status,
+               (array_agg(left(coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password'), 255))
+                 FILTER (WHERE coalesce(k.facts -> 'password' ->> 'value', k.facts -> 'nfo' ->> 'password') IS NOT NULL))[1]
+                 AS password
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         GROUP BY k.release_id
+    ), passwords AS (
+        INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+        SELECT l.release_id, l.status, l.password, CASE WHEN l.password IS NOT NULL THEN 'nfo' ELSE 'archive' END
+          FROM locks l
+         WHERE l.status = 1 OR l.password IS NOT NULL
+            ON CONFLICT (release_id) DO UPDATE
+           SET status = CASE WHEN pw.status = 1 OR excluded.status = 1 THEN 1
+                             WHEN pw.status = 2 OR excluded.status = 2 THEN 2 ELSE 0 END,
+               password = coalesce(pw.password, excluded.password),
+               source = CASE WHEN pw.password IS NULL AND excluded.password IS NOT NULL THEN excluded.source
+                             ELSE coalesce(pw.source, excluded.source) END,
+               found_at = now()
+        RETURNING 1
+    ), lines AS (                             -- what the facts give each release to search by
+        SELECT k.release_id, t.kind, t.line, t.n
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         CROSS JOIN LATERAL voyager.probe_texts(k.facts) t
+    ), touched AS (
+        SELECT DISTINCT l.release_id, l.kind FROM lines l
+    ), old AS (                               -- what a release had of a kind: kept first
+        DELETE FROM voyager.release_texts t USING touched
+         WHERE t.release_id = touched.release_id AND t.kind = touched.kind
+        RETURNING t.release_id, t.kind, t.text
+    ), merged AS (
+        SELECT m.release_id, m.kind, m.line, min(m.at) AS at
+          FROM (SELECT o.release_id, o.kind, x.line, x.n - 1000000 AS at
+                  FROM old o CROSS JOIN LATERAL unnest(string_to_array(o.text, E'\n')) WITH ORDINALITY x(line, n)
+                 UNION ALL
+                SELECT l.release_id, l.kind, l.line, l.n FROM lines l) m
+         GROUP BY m.release_id, m.kind, m.line
+    ), texts AS (
+        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+        SELECT g.release_id, r.posted_at, g.kind, string_agg(g.line, E'\n' ORDER BY g.at)
+          FROM (SELECT m.*, row_number() OVER (PARTITION BY m.release_id, m.kind ORDER BY m.at) AS k FROM merged m) g
+          JOIN voyager.releases r ON r.id = g.release_id
+         WHERE g.k <= 20
+         GROUP BY g.release_id, r.posted_at, g.kind
+        RETURNING 1
+    )
+    SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
+                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts))
+$_$;
 
 
 --
@@ -5165,7 +5401,34 @@ CREATE TABLE voyager.pending_releases (
     poster text NOT NULL,
     name text NOT NULL,
     candidates jsonb NOT NULL,
-    CONSTRAINT pending_releases_release_key_check CHECK ((octet_length(release_key) = 20))
+    tries smallint DEFAULT 0 NOT NULL,
+    named text,
+    name_source smallint,
+    release_id bigint,
+    decided_at timestamp with time zone,
+    claim uuid,
+    taken_by text,
+    expires_at timestamp with time zone,
+    CONSTRAINT pending_releases_claim_check CHECK (((status = 5) = (claim IS NOT NULL))),
+    CONSTRAINT pending_releases_named_check CHECK (((status <> ALL (ARRAY[1, 4, 5])) OR (named IS NOT NULL))),
+    CONSTRAINT pending_releases_release_key_check CHECK ((octet_length(release_key) = 20)),
+    CONSTRAINT pending_releases_status_check CHECK (((status >= 0) AND (status <= 5)))
+);
+
+
+--
+-- Name: pending_signatures; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.pending_signatures (
+    group_id integer NOT NULL,
+    probes integer DEFAULT 0 NOT NULL,
+    named integer DEFAULT 0 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    tool text NOT NULL,
+    poster text NOT NULL,
+    muted boolean GENERATED ALWAYS AS (((probes >= 100) AND ((named * 200) <= probes))) STORED,
+    yield real GENERATED ALWAYS AS (((named)::real / (GREATEST(probes, 1))::double precision)) STORED
 );
 
 
@@ -5961,14 +6224,21 @@ CREATE VIEW voyager.status_phase2 AS
          SELECT pc.kind,
             (pc.attempts >= 5) AS stuck,
                 CASE
+                    WHEN s.muted THEN 'muted'::text
                     WHEN ((r.settled_at IS NOT NULL) OR (p.finished AND (p.status = 0))) THEN 'ready'::text
                     WHEN ((r.id IS NOT NULL) AND (r.settled_at IS NULL)) THEN 'waiting'::text
                     ELSE NULL::text
                 END AS state
-           FROM ((voyager.probe_candidates pc
+           FROM (((voyager.probe_candidates pc
              LEFT JOIN voyager.releases r ON ((r.id = pc.release_id)))
              LEFT JOIN voyager.pending_releases p ON ((p.release_key = pc.pending_key)))
+             LEFT JOIN voyager.pending_signatures s ON (((s.tool = p.tool) AND (s.group_id = p.group_id) AND (s.poster = p.poster))))
           WHERE (pc.probed_at IS NULL)
+        ), ladder AS (
+         SELECT p.status,
+            count(*) AS n
+           FROM voyager.pending_releases p
+          GROUP BY p.status
         ), bad AS (
          SELECT c.kind,
             c.status,
@@ -5994,6 +6264,23 @@ CREATE VIEW voyager.status_phase2 AS
            FROM voyager.pending_releases p
           WHERE (p.status = 0)) AS pending_oldest,
     voyager.estimated_rows('voyager.pending_releases'::regclass) AS pending_releases,
+    ( SELECT COALESCE(jsonb_object_agg(
+                CASE l.status
+                    WHEN 0 THEN 'waiting'::text
+                    WHEN 1 THEN 'in_catalog'::text
+                    WHEN 2 THEN 'discarded'::text
+                    WHEN 3 THEN 'exhausted'::text
+                    WHEN 4 THEN 'awaiting_move'::text
+                    WHEN 5 THEN 'taken'::text
+                    ELSE NULL::text
+                END, l.n), '{}'::jsonb) AS "coalesce"
+           FROM ladder l) AS pending_by_status,
+    ( SELECT count(*) AS count
+           FROM voyager.pending_signatures s
+          WHERE s.muted) AS signatures_muted,
+    ( SELECT count(*) AS count
+           FROM open
+          WHERE (open.state = 'muted'::text)) AS probe_candidates_muted,
     ( SELECT count(*) AS count
            FROM open
           WHERE ((open.state = 'ready'::text) AND (NOT open.stuck))) AS probe_candidates_ready,
@@ -6393,6 +6680,14 @@ ALTER TABLE ONLY voyager.pending_releases
 
 
 --
+-- Name: pending_signatures pending_signatures_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.pending_signatures
+    ADD CONSTRAINT pending_signatures_pkey PRIMARY KEY (tool, group_id, poster);
+
+
+--
 -- Name: posters posters_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -6712,6 +7007,13 @@ CREATE INDEX par2_sets_found_brin ON voyager.par2_sets USING brin (found_at);
 --
 
 CREATE INDEX par2_sets_message_idx ON voyager.par2_sets USING btree (message_id);
+
+
+--
+-- Name: pending_releases_named_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX pending_releases_named_idx ON voyager.pending_releases USING btree (decided_at) WHERE (status = ANY (ARRAY[4, 5]));
 
 
 --
@@ -7156,6 +7458,14 @@ ALTER TABLE ONLY voyager.nntp_claims
 
 ALTER TABLE ONLY voyager.pending_releases
     ADD CONSTRAINT pending_releases_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
+
+
+--
+-- Name: pending_signatures pending_signatures_group_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.pending_signatures
+    ADD CONSTRAINT pending_signatures_group_id_fkey FOREIGN KEY (group_id) REFERENCES voyager.groups(id);
 
 
 --

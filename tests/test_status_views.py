@@ -173,8 +173,8 @@ def test_phase2_is_zeros_on_an_empty_catalog(conn):
     assert {k: v for k, v in row.items() if k != "pending_oldest"} == {
         **dict.fromkeys(["provisional_releases", "settle_due", "pending_waiting", "pending_releases",
                          "probe_candidates_ready", "probe_candidates_waiting", "probes_stuck", "probes_last_hour",
-                         "probes_per_second"], 0),
-        **dict.fromkeys(["probe_backlog", "probes_dead", "probes_failed"], {})}
+                         "probes_per_second", "signatures_muted", "probe_candidates_muted"], 0),
+        **dict.fromkeys(["probe_backlog", "probes_dead", "probes_failed", "pending_by_status"], {})}
 
 
 def test_catalog_against_its_cap(state):
@@ -246,7 +246,7 @@ def test_voyager_status_json_has_every_view(state, db_dsn, monkeypatch, capsys):
                                 "from_article": 1201, "to_article": 4500, "holder": None}
     assert [b["band"] for b in data["bands"]][0] == "tail"
     assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts", "sample_dates", "recategorize",
-                                             "prune_snapshots", "merges"}
+                                             "prune_snapshots", "merges", "pending_ladder"}
     assert main(["status"]) == 0
     text = capsys.readouterr().out
     for title in ("Catalog", "The last hour", "Ranges by band", "Tail backlog", "Held groups", "Phase-2 backlogs",

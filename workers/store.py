@@ -20,15 +20,19 @@ class Store:
             register_composite(info, conn)
             self.types[name] = info.python_type
 
+    def release_row(self, r: dict):
+        """One window release record as a voyager.release_in."""
+        return self.types["release_in"](
+            r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], sorted(set(r["groups"])),
+            r["posted_at"], r["last_posted_at"], r["first_article"], r["last_article"], r["files"],
+            r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
+            r["edge"], r["chunk"], _members(r.get("members")),
+            [str(x) if not isinstance(x, bytes) else x.decode("utf-8", "replace")
+             for c in r["candidates"] for x in c], r.get("readable", True))
+
     def rows(self, batch: dict) -> tuple[list, list, list, list, list]:
-        R, P, C, S = (self.types[n] for n in ("release_in", "pending_in", "count_in", "sample_in"))
-        releases = [R(r["release_key"], r["identity_key"], r["name"], r["source"], r["poster"], sorted(set(r["groups"])),
-                      r["posted_at"], r["last_posted_at"], r["first_article"], r["last_article"], r["files"],
-                      r["segments"], r["bytes"], r["file_total"], r["complete"], r["has_par2"], r["finished"],
-                      r["edge"], r["chunk"], _members(r.get("members")),
-                      [str(x) if not isinstance(x, bytes) else x.decode("utf-8", "replace")
-                       for c in r["candidates"] for x in c], r.get("readable", True))
-                    for r in batch["releases"]]
+        P, C, S = (self.types[n] for n in ("pending_in", "count_in", "sample_in"))
+        releases = [self.release_row(r) for r in batch["releases"]]
         pending = [P(r["release_key"], r["identity_key"], r["name"], r["poster"], r["tool"], r["posted_at"],
                      r["last_posted_at"], r["first_article"], r["last_article"], r["files"], r["segments"],
                      r["bytes"], r["file_total"], r["complete"], r["finished"],

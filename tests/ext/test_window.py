@@ -263,6 +263,27 @@ def test_random_named_uploads_are_pending_with_probe_targets():
     assert not [r for r in out["releases"] if r["name"] == stem]
 
 
+def test_a_window_keeping_a_pending_key_writes_it_as_a_release_with_its_chunk():
+    p = Poster()
+    one, two = "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"
+    t = p.upload([(f"{one}.7z.001", 3), (f"{one}.7z.002", 3), (f"{one}.par2", 1)])
+    t = p.upload([(f"{two}.7z.001", 2), (f"{two}.par2", 1)], t=t + 9000, poster="other <o@example.com>")
+    t = p.upload([("Film.2024.part1.rar", 3)], t=t + 9000)
+    p.pad(3000, t + 3600)
+    out, _ = run(p.lines)
+    pend = {r["name"]: r for r in out["pending"]}
+    # the namer's read of the same lines: only the kept key, as a release with every segment
+    w = Window(GROUP, {GROUP: 5})
+    w.keep_only([pend[one]["release_key"]])
+    w.feed(b"\r\n".join(p.lines) + b"\r\n", -1)
+    batch = w.flush()
+    (rel,) = batch["releases"]
+    assert batch["pending"] == []
+    assert rel["release_key"] == pend[one]["release_key"] and rel["files"] == 3
+    assert rel["segments"] == pend[one]["segments"] == 7 and rel["chunk"]
+    assert sorted(f["name"] for f in rel["file_list"]) == [f"{one}.7z.001", f"{one}.7z.002", f"{one}.par2"]
+
+
 def test_the_owner_rule_skips_crossposts_a_lower_number_owns():
     p = Poster()
     t = p.upload([("Cross.part1.rar", 3)], groups=[GROUP, "alt.binaries.owner"])

@@ -391,6 +391,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(`voyager probe -h`)", add_help=False)
     pr.add_argument("args", nargs=argparse.REMAINDER)
 
+    na = sub.add_parser("namer", help="phase 2: move named pending releases into the catalog, their headers "
+                        "read again (`voyager namer -h`)", add_help=False)
+    na.add_argument("args", nargs=argparse.REMAINDER)
+
     we = sub.add_parser("web", help="the Newznab API and the web pages")
     we.add_argument("--host", default=os.environ.get("VOYAGER_WEB_HOST", "127.0.0.1"))
     we.add_argument("--port", type=int, default=int(os.environ.get("VOYAGER_WEB_PORT", "8780")))
@@ -423,6 +427,10 @@ def main(argv: list[str] | None = None) -> int:
         from workers import prober
 
         return prober.main(argv[1:]) or 0
+    if argv[:1] == ["namer"]:
+        from workers import namer
+
+        return namer.main(argv[1:]) or 0
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "replay":       # replay hands its options on whole

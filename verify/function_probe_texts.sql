@@ -1,0 +1,2 @@
+-- Verify voyager:function_probe_texts on pg
+SELECT 'voyager.probe_texts(jsonb)'::regprocedure;
