@@ -36,22 +36,25 @@ def corpus_dir(home: Path, seed: int, lines: int) -> Path:
     return out
 
 
-def run_jobs(conn: psycopg.Connection, passes: int = 5) -> dict:
-    """Phase 2's SQL jobs, pass after pass, until a pass merges nothing; each job's
-    result of every pass."""
+def run_jobs(conn: psycopg.Connection, namer=None, passes: int = 5) -> dict:
+    """Phase 2's SQL jobs and the namer (a callable), pass after pass, until a
+    pass merges and moves nothing; each one's result of every pass."""
     known = {n for (n,) in conn.execute("SELECT name FROM voyager.jobs")}
     conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
     conn.execute("UPDATE voyager.settings SET value = '600' WHERE name = 'merge_run_seconds'")
     conn.execute("UPDATE voyager.jobs SET place = NULL WHERE name = 'merges'")
     results = {}
     for _ in range(passes):
-        before = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
+        changes = "SELECT (SELECT count(*) FROM voyager.release_merges) + (SELECT count(*) FROM voyager.releases)"
+        before = conn.execute(changes).fetchone()[0]
         for job in PHASE2_JOBS:
             if job in known:
                 results.setdefault(job, []).append(
                     conn.execute("SELECT voyager.run_sql_job(%s)", (job,)).fetchone()[0])
+        if namer is not None:
+            results.setdefault("namer", []).append(namer())
         conn.execute("UPDATE voyager.jobs SET place = NULL WHERE name = 'merges'")
-        if conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0] == before:
+        if conn.execute(changes).fetchone()[0] == before:
             break
     return results
 
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     dsn = fresh_database(cfg.dsn, "voyager_phase2_scratch")
     from sim.phase2_truth import score_phase2
     from voyager.corpus import Corpus
+    from workers.namer import Namer
     from workers.nntp import NntpConfig
     from workers.prober import Prober
     from workers.replay import catalog_releases, replay_into_db
@@ -80,10 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             nntp = NntpConfig(host="127.0.0.1", port=port, connections=a.threads)
             probed = Prober(dsn, "bench/phase2", threads=a.threads, until_idle=True, nntp=nntp,
                             poll_seconds=0.2).run()
+            jobs = run_jobs(conn, lambda: Namer(dsn, "bench/namer", until_idle=True, corpus=corpus, nntp=nntp).run())
         finally:
             server.terminate()
             server.wait(10)
-        jobs = run_jobs(conn)
         score = score_phase2(Corpus(corpus).truth(), catalog_releases(conn))
         sound = [p for p, n in conn.execute("SELECT * FROM voyager.check_catalog()") if n]
         counts = conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0]
