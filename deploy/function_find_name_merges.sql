@@ -5,7 +5,8 @@ BEGIN;
 -- release holding the set, whose files the set all names (names compared
 -- without case or punctuation; par2, sidecars and images set aside, at least
 -- one file left), join that holder: an album's tracks and their index, an
--- index beside its differently spelled video. Proposals only (via 'name');
+-- index beside its differently spelled video. Settled releases only: a
+-- provisional one may still change its files. Proposals only (via 'name');
 -- merge_releases applies them. The slice [p_from, p_to) is the sets found in
 -- it and the sets held beside a release first seen in it.
 CREATE FUNCTION voyager.find_name_merges(p_from timestamptz, p_to timestamptz)
@@ -33,12 +34,12 @@ WITH held AS (                        -- (set, the catalog release whose par2 ar
 ), matched AS (
     SELECT h.id AS holder_id, h.files AS holder_files, c.id AS merged_id, s.set_id
       FROM held x
-      JOIN voyager.releases h ON h.id = x.holder_id
+      JOIN voyager.releases h ON h.id = x.holder_id AND h.settled_at IS NOT NULL
       JOIN sets s ON s.set_id = x.set_id
       JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
                              AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
                                                  AND h.posted_at + interval '12 hours'
-                             AND c.id <> h.id
+                             AND c.id <> h.id AND c.settled_at IS NOT NULL
                              AND c.files <= s.files + 5      -- more than the set lists: not all named
      WHERE (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
                    AND bool_and(voyager.side_kind(n) IS NOT NULL OR voyager.name_key(n) = ANY (s.keys))
