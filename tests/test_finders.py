@@ -7,6 +7,8 @@ import hashlib
 import itertools
 import time
 
+import pytest
+
 from ext import codec
 from tests.helpers import lease, next_range, plan
 from tests.test_probes import claim, facts, result, store as store_probes
@@ -192,3 +194,90 @@ def test_a_sidecar_release_never_folds_into_another_sidecar_release(conn):
                                      ("Some.Movie.2024.nzb", 6000), ("Some.Movie.2024.jpg", 2_000_000)], at=60)
     ids = u.store()
     assert ids and proposals(conn, "find_sidecar_folds") == set()
+
+
+# -- the par2 merge -----------------------------------------------------------------
+
+SET = "5e" * 16
+VOLUMES = [(f"Real.Show.S02E03.part{i:02}.rar", 50_000_000) for i in range(1, 6)]
+
+
+def an_upload(u: Uploads, at=0, group="g.a", poster=UP, tag="") -> None:
+    """An obfuscated upload: its par2 index, one release of three volumes and two
+    lone volumes, every name random; the volumes probed at their starts."""
+    u.add(f"{tag}9c1e5a7b3d2f.par2", [(f"{tag}9c1e5a7b3d2f.par2", 40_000), (f"{tag}9c1e5a7b3d2f.vol0+1.par2", 900_000)],
+          group=group, poster=poster, at=at, probe=[("par2", 0)])
+    u.add(f"{tag}4b8d2f6a0c3e", [(f"{tag}4b8d2f6a0c3e.{i}", 50_000_000) for i in range(3)], group=group,
+          poster=poster, at=at + 60, probe=[("archive", 0)])
+    u.add(f"{tag}7f3a9e1c5b2d", [(f"{tag}7f3a9e1c5b2d.bin", 50_000_000)], group=group, poster=poster, at=at + 120,
+          probe=[("lone", 0)])
+    u.add(f"{tag}2d6b0f4a8e1c", [(f"{tag}2d6b0f4a8e1c.bin", 50_000_000)], group=group, poster=poster, at=at + 180,
+          probe=[("lone", 0)])
+
+
+def probe_upload(u: Uploads, tag="") -> dict:
+    ids = u.ids
+    return {(ids[f"{tag}9c1e5a7b3d2f.par2"], "par2"): par2(SET, VOLUMES),
+            (ids[f"{tag}4b8d2f6a0c3e"], "archive"): start(*VOLUMES[0]),
+            (ids[f"{tag}7f3a9e1c5b2d"], "lone"): start(*VOLUMES[3]),
+            (ids[f"{tag}2d6b0f4a8e1c"], "lone"): start(*VOLUMES[4])}
+
+
+def upload_merged(ids: dict, tag="") -> set[tuple[int, int, str]]:
+    most = ids[f"{tag}4b8d2f6a0c3e"]
+    return {(most, ids[f"{tag}{n}"], "par2") for n in ("9c1e5a7b3d2f.par2", "7f3a9e1c5b2d", "2d6b0f4a8e1c")}
+
+
+def test_renamed_files_join_the_upload_their_par2_set_describes(conn):
+    u = Uploads(conn, ("g.a", "g.b"))
+    an_upload(u)
+    u.add("0a4e8c2f6b1d", [("0a4e8c2f6b1d.bin", 50_000_000)], at=240, probe=[("lone", 0)])      # not in the set
+    u.add("6c0a4e8b2f5d", [("6c0a4e8b2f5d.bin", 50_000_000)], at=49 * HOUR, probe=[("lone", 0)])  # 49 hours on
+    u.add("8e2c6a0d4b9f", [("8e2c6a0d4b9f.bin", 50_000_000)], group="g.b", at=300, probe=[("lone", 0)])
+    ids = u.store()
+    u.probe(probe_upload(u) | {(ids["0a4e8c2f6b1d"], "lone"): start("Another.Thing.mkv", 50_000_000),
+                               (ids["6c0a4e8b2f5d"], "lone"): start(*VOLUMES[1]),
+                               (ids["8e2c6a0d4b9f"], "lone"): start(*VOLUMES[2])})
+    got = conn.execute(f"SELECT survivor_id, merged_id, via, encode(set_id, 'hex') "
+                       f"FROM voyager.find_par2_merges({SLICE})").fetchall()
+    # into the release of three volumes, the most files; the set named
+    assert {(s, m, v) for s, m, v, _set in got} == upload_merged(ids)
+    assert {x for *_r, x in got} == {SET}
+
+
+def test_a_repost_a_day_later_is_an_upload_of_its_own(conn):
+    u = Uploads(conn)
+    an_upload(u)
+    an_upload(u, at=24 * HOUR, tag="r")                # the same files, the same set, other articles
+    ids = u.store()
+    u.probe(probe_upload(u) | probe_upload(u, tag="r"))
+    assert conn.execute("SELECT count(*) FROM voyager.par2_sets").fetchone()[0] == 1
+    assert proposals(conn, "find_par2_merges") == upload_merged(ids) | upload_merged(ids, tag="r")
+
+
+@pytest.mark.parametrize("sharing", [20, 21])
+def test_a_file_more_than_20_uploads_share_merges_nothing(conn, sharing):
+    u = Uploads(conn)
+    u.add("9c1e5a7b3d2f.par2", [("9c1e5a7b3d2f.par2", 40_000)], probe=[("par2", 0)])
+    for i in range(sharing):                           # the same sample in each upload
+        u.add(f"sample{i:02}", [(f"{i:02}.bin", 5_000_000)], at=60 * i, probe=[("lone", 0)])
+    ids = u.store()
+    u.probe({(ids["9c1e5a7b3d2f.par2"], "par2"): par2(SET, VOLUMES + [("sample.mkv", 5_000_000)])}
+            | {(ids[f"sample{i:02}"], "lone"): start("sample.mkv", 5_000_000) for i in range(sharing)})
+    holder = ids["9c1e5a7b3d2f.par2"]
+    assert proposals(conn, "find_par2_merges") == (
+        {(holder, ids[f"sample{i:02}"], "par2") for i in range(sharing)} if sharing <= 20 else set())
+
+
+def test_a_late_probe_finds_its_set_in_a_later_slice(conn):
+    u = Uploads(conn)
+    an_upload(u)
+    ids = u.store()
+    answers = probe_upload(u)
+    late = (ids["2d6b0f4a8e1c"], "lone")
+    u.probe({k: f for k, f in answers.items() if k != late})
+    conn.execute("UPDATE voyager.probe_cache SET probed_at = probed_at - interval '1 day'")
+    conn.execute("UPDATE voyager.par2_sets SET found_at = found_at - interval '1 day'")
+    assert proposals(conn, "find_par2_merges") == set()            # this slice: nothing probed, no set found
+    u.probe({late: answers[late]})
+    assert proposals(conn, "find_par2_merges") == upload_merged(ids)
