@@ -34,6 +34,7 @@ WITH probed AS (
     SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
       FROM sets x
       JOIN voyager.probe_cache k ON k.facts -> 'par2' ->> 'set_id' = encode(x.set_id, 'hex') AND k.status = 0
+                                AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
       JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
       JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside

@@ -1254,7 +1254,7 @@ WITH touched AS (
 ), seeds AS (                         -- a lone release of the slice and each of its random inner stems
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
       FROM touched t
-      JOIN voyager.releases r ON r.id = t.id AND r.files = 1
+      JOIN voyager.releases r ON r.id = t.id AND r.files = 1 AND r.settled_at IS NOT NULL
      CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
 ), members AS (                       -- the poster's releases within 12 hours holding the same stem
     SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
@@ -1262,6 +1262,7 @@ WITH touched AS (
       JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
                              AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
                                                  AND l.posted_at + interval '12 hours'
+                             AND n.settled_at IS NOT NULL
      WHERE l.stem = ANY (voyager.inner_stems(n.id))
 ), ranked AS (
     SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,
@@ -1305,12 +1306,12 @@ WITH held AS (                        -- (set, the catalog release whose par2 ar
 ), matched AS (
     SELECT h.id AS holder_id, h.files AS holder_files, c.id AS merged_id, s.set_id
       FROM held x
-      JOIN voyager.releases h ON h.id = x.holder_id
+      JOIN voyager.releases h ON h.id = x.holder_id AND h.settled_at IS NOT NULL
       JOIN sets s ON s.set_id = x.set_id
       JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
                              AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
                                                  AND h.posted_at + interval '12 hours'
-                             AND c.id <> h.id
+                             AND c.id <> h.id AND c.settled_at IS NOT NULL
                              AND c.files <= s.files + 5      -- more than the set lists: not all named
      WHERE (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
                    AND bool_and(voyager.side_kind(n) IS NOT NULL OR voyager.name_key(n) = ANY (s.keys))
@@ -1324,6 +1325,70 @@ SELECT DISTINCT ON (m.merged_id) m.holder_id, m.merged_id, 'name'::text, m.set_i
           AND (r.holder_files > m.holder_files OR (r.holder_files = m.holder_files AND r.holder_id < m.holder_id)))
  ORDER BY m.merged_id, m.holder_files DESC, m.holder_id
 $$;
+
+
+--
+-- Name: find_par2_merges(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.find_par2_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
+    LANGUAGE sql STABLE
+    AS $_$
+WITH probed AS (
+    SELECT k.message_id, k.facts FROM voyager.probe_cache k
+     WHERE k.probed_at >= p_from AND k.probed_at < p_to AND k.status = 0
+), sets AS (
+    SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
+    UNION
+    SELECT f.set_id
+      FROM probed k
+      JOIN voyager.file_hashes h ON h.message_id = k.message_id
+      JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+    UNION
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
+      FROM probed k
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+), holders AS (
+    SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
+      FROM sets x
+      JOIN voyager.probe_cache k ON k.facts -> 'par2' ->> 'set_id' = encode(x.set_id, 'hex') AND k.status = 0
+                                AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
+      JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
+      JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+), described AS (                     -- releases with a probed file start the set describes, common ones aside
+    SELECT DISTINCT x.set_id, h.release_id
+      FROM sets x
+      JOIN voyager.par2_files f ON f.set_id = x.set_id
+      JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
+     WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                                   WHERE c.md5_16k = f.md5_16k AND c.size = f.size LIMIT 21) c) <= 20
+), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
+    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
+      FROM described d
+      JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
+      JOIN holders n ON n.set_id = d.set_id AND n.group_id = r.group_id
+                    AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
+     WHERE NOT EXISTS (SELECT FROM holders o WHERE o.set_id = d.set_id AND o.id = r.id)
+       AND NOT EXISTS (SELECT FROM voyager.file_hashes o          -- a probed file the set does not describe
+                        WHERE o.release_id = r.id
+                          AND NOT EXISTS (SELECT FROM voyager.par2_files g
+                                           WHERE g.md5_16k = o.md5_16k AND g.size = o.size AND g.set_id = d.set_id))
+     ORDER BY d.set_id, r.id, n.poster_id = r.poster_id DESC, abs(extract(epoch FROM n.posted_at - r.posted_at)), n.id
+), uploads AS (                       -- a holder and the releases matched to it
+    SELECT m.set_id, m.holder_id, m.id, m.files FROM matched m
+    UNION
+    SELECT DISTINCT m.set_id, m.holder_id, n.id, n.files
+      FROM matched m JOIN holders n ON n.set_id = m.set_id AND n.id = m.holder_id
+), ranked AS (
+    SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
+      FROM uploads u
+    WINDOW w AS (PARTITION BY u.set_id, u.holder_id ORDER BY u.files DESC, u.id = u.holder_id DESC, u.id)
+)
+SELECT DISTINCT ON (r.id) r.survivor, r.id, 'par2'::text, r.set_id
+  FROM ranked r
+ WHERE r.id <> r.survivor
+ ORDER BY r.id, r.survivor_files DESC, r.survivor
+$_$;
 
 
 --
@@ -1354,8 +1419,8 @@ WITH small AS (
 ), words AS (
     SELECT s.id, array_agg(DISTINCT w) AS words
       FROM sidecars s
-     CROSS JOIN LATERAL unnest(s.names || s.name) t(name)
-     CROSS JOIN LATERAL regexp_split_to_table(lower(voyager.file_stem(t.name)), '[^[:alpha:]]+') w
+     CROSS JOIN LATERAL unnest(array_append(ARRAY(SELECT voyager.file_stem(n) FROM unnest(s.names) n), s.name)) t(name)
+     CROSS JOIN LATERAL regexp_split_to_table(lower(t.name), '[^[:alpha:]]+') w
      WHERE length(w) >= 4 AND w <> ALL (voyager.fold_common_words())
      GROUP BY s.id
 ), targets AS (
@@ -1369,9 +1434,8 @@ WITH small AS (
       JOIN voyager.releases b ON b.poster_id = s.poster_id AND b.group_id = s.group_id
                              AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
                                                  AND s.posted_at + interval '10 minutes'
-                             AND b.id <> s.id AND b.bytes > s.bytes
-     WHERE b.files > 3 OR b.bytes >= 1048576           -- bigger, and no sidecars only itself
-        OR EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
+                             AND b.id <> s.id AND b.bytes > s.bytes AND b.settled_at IS NOT NULL
+     WHERE EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
                     WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
 )
 SELECT DISTINCT ON (t.sidecar_id) t.target_id, t.sidecar_id, 'sidecar'::text, NULL::bytea
@@ -6358,6 +6422,13 @@ CREATE INDEX probe_cache_bad_idx ON voyager.probe_cache USING btree (kind, statu
 
 
 --
+-- Name: probe_cache_par2_set_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_cache_par2_set_idx ON voyager.probe_cache USING btree ((((facts -> 'par2'::text) ->> 'set_id'::text))) WHERE (((facts -> 'par2'::text) ->> 'set_id'::text) IS NOT NULL);
+
+
+--
 -- Name: probe_cache_probed_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -6523,6 +6594,13 @@ CREATE INDEX web_sessions_user_idx ON voyager.web_sessions USING btree (user_id)
 --
 
 ALTER INDEX voyager.release_chunks_pkey ATTACH PARTITION voyager.release_chunks_default_pkey;
+
+
+--
+-- Name: probe_cache_par2_set_stats; Type: STATISTICS; Schema: voyager; Owner: -
+--
+
+CREATE STATISTICS voyager.probe_cache_par2_set_stats ON ((facts -> 'par2'::text) ->> 'set_id'::text) FROM voyager.probe_cache;
 
 
 --
