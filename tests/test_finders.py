@@ -135,6 +135,19 @@ def test_the_name_pass_leaves_a_provisional_release(conn):
     assert {m for _s, m, _v in proposals(conn, "find_name_merges")} == {ids["Some Album 01"], ids["Some Album 02-03"]}
 
 
+def test_a_repost_of_the_album_hours_later_is_an_upload_of_its_own(conn):
+    u = album(conn)
+    u.add("Some Album (repost)", [("Some Album.par2", 40_000)], at=6 * HOUR, probe=[("par2", 0)])
+    u.add("Some Album 01-03 (repost)", [(n, b) for n, b in TRACKS], at=6 * HOUR + 60)
+    ids = u.store()
+    u.probe({(ids["Some Album"], "par2"): par2(ALBUM_SET, TRACKS),
+             (ids["Some Album (repost)"], "par2"): par2(ALBUM_SET, TRACKS)})
+    first, again = ids["Some Album"], ids["Some Album (repost)"]
+    assert proposals(conn, "find_name_merges") == {(first, ids["Some Album 01"], "name"),
+                                                   (first, ids["Some Album 02-03"], "name"),
+                                                   (again, ids["Some Album 01-03 (repost)"], "name")}
+
+
 # -- the inner merge ----------------------------------------------------------------
 
 STEM = "Xq7Lp2Rt9Wv4Kz8Mn3Bc6Hd1"
