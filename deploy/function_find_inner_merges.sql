@@ -7,7 +7,7 @@ BEGIN;
 -- are one upload: its lone files join the member with the most files (then a
 -- readable one, then the first), via 'inner'. Exactly the same stem, never a
 -- look-alike: two uploads' random stems of one length are two uploads.
--- Proposals only. The slice [p_from, p_to) is the lone releases first seen in
+-- Settled releases only. Proposals only. The slice [p_from, p_to) is the lone releases first seen in
 -- it and those whose articles were probed in it.
 CREATE FUNCTION voyager.find_inner_merges(p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (survivor_id bigint, merged_id bigint, via text, set_id bytea)
@@ -23,7 +23,7 @@ WITH touched AS (
 ), seeds AS (                         -- a lone release of the slice and each of its random inner stems
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
       FROM touched t
-      JOIN voyager.releases r ON r.id = t.id AND r.files = 1
+      JOIN voyager.releases r ON r.id = t.id AND r.files = 1 AND r.settled_at IS NOT NULL
      CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
 ), members AS (                       -- the poster's releases within 12 hours holding the same stem
     SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
@@ -31,6 +31,7 @@ WITH touched AS (
       JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
                              AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
                                                  AND l.posted_at + interval '12 hours'
+                             AND n.settled_at IS NOT NULL
      WHERE l.stem = ANY (voyager.inner_stems(n.id))
 ), ranked AS (
     SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,

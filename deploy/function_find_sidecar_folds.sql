@@ -4,10 +4,11 @@ BEGIN;
 -- from it (another name, another counter: "[00/80] x.nzb" beside "[01/94]
 -- x.part01.rar") is a release of its own. A small settled release (3 files
 -- or fewer, under 1 MB) whose files are all sidecars or images joins the
--- poster's bigger release in the same group posted within 10 minutes: the one
--- sharing the most words of 4 or more letters with it (its name and its
--- files' stems; words every upload has aside), else the one under the same
--- counter total, else none; the nearer in time first. Proposals only (via
+-- poster's bigger settled release in the same group posted within 10 minutes
+-- that holds content (never another release of sidecars only, however big):
+-- the one sharing the most words of 4 or more letters with it (its name and
+-- its files' stems; words every upload has aside), else the one under the
+-- same counter total, else none; the nearer in time first. Proposals only (via
 -- 'sidecar'). The slice [p_from, p_to) is the small releases settled in it
 -- and those beside a release first seen in it.
 CREATE FUNCTION voyager.find_sidecar_folds(p_from timestamptz, p_to timestamptz)
@@ -34,8 +35,8 @@ WITH small AS (
 ), words AS (
     SELECT s.id, array_agg(DISTINCT w) AS words
       FROM sidecars s
-     CROSS JOIN LATERAL unnest(s.names || s.name) t(name)
-     CROSS JOIN LATERAL regexp_split_to_table(lower(voyager.file_stem(t.name)), '[^[:alpha:]]+') w
+     CROSS JOIN LATERAL unnest(array_append(ARRAY(SELECT voyager.file_stem(n) FROM unnest(s.names) n), s.name)) t(name)
+     CROSS JOIN LATERAL regexp_split_to_table(lower(t.name), '[^[:alpha:]]+') w
      WHERE length(w) >= 4 AND w <> ALL (voyager.fold_common_words())
      GROUP BY s.id
 ), targets AS (
@@ -49,9 +50,8 @@ WITH small AS (
       JOIN voyager.releases b ON b.poster_id = s.poster_id AND b.group_id = s.group_id
                              AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
                                                  AND s.posted_at + interval '10 minutes'
-                             AND b.id <> s.id AND b.bytes > s.bytes
-     WHERE b.files > 3 OR b.bytes >= 1048576           -- bigger, and no sidecars only itself
-        OR EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
+                             AND b.id <> s.id AND b.bytes > s.bytes AND b.settled_at IS NOT NULL
+     WHERE EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
                     WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
 )
 SELECT DISTINCT ON (t.sidecar_id) t.target_id, t.sidecar_id, 'sidecar'::text, NULL::bytea

@@ -30,9 +30,10 @@ BEGIN
     WHILE v_place < v_until AND clock_timestamp() - v_start < v_budget LOOP
         v_to := least(v_place + v_step, v_until);
         WITH found AS (
-            SELECT f.*, 0 AS pref FROM voyager.find_name_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 1 FROM voyager.find_inner_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 2 FROM voyager.find_sidecar_folds(v_place, v_to) f
+            SELECT f.*, 0 AS pref FROM voyager.find_par2_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 1 FROM voyager.find_name_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 2 FROM voyager.find_inner_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 3 FROM voyager.find_sidecar_folds(v_place, v_to) f
         ), chosen AS (
             SELECT DISTINCT ON (f.merged_id) f.* FROM found f ORDER BY f.merged_id, f.pref
         )

@@ -1281,7 +1281,7 @@ WITH touched AS (
 ), seeds AS (                         -- a lone release of the slice and each of its random inner stems
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
       FROM touched t
-      JOIN voyager.releases r ON r.id = t.id AND r.files = 1
+      JOIN voyager.releases r ON r.id = t.id AND r.files = 1 AND r.settled_at IS NOT NULL
      CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
 ), members AS (                       -- the poster's releases within 12 hours holding the same stem
     SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
@@ -1289,6 +1289,7 @@ WITH touched AS (
       JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
                              AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
                                                  AND l.posted_at + interval '12 hours'
+                             AND n.settled_at IS NOT NULL
      WHERE l.stem = ANY (voyager.inner_stems(n.id))
 ), ranked AS (
     SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,
@@ -1309,48 +1310,127 @@ $$;
 
 CREATE FUNCTION voyager.find_name_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
     LANGUAGE sql STABLE
-    AS $$
-WITH held AS (                        -- (set, the catalog release whose par2 article it was read from)
-    SELECT s.set_id, pc.release_id AS holder_id
-      FROM voyager.par2_sets s
-      JOIN voyager.probe_candidates pc ON pc.message_id = s.message_id AND pc.release_id IS NOT NULL
-     WHERE s.found_at >= p_from AND s.found_at < p_to
+    AS $_$
+WITH sets AS (
+    SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
     UNION
-    SELECT s.set_id, h.id
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
+      FROM voyager.probe_cache k
+     WHERE k.probed_at >= p_from AND k.probed_at < p_to AND k.status = 0
+       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+    UNION
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
       FROM voyager.releases n
       JOIN voyager.releases h ON h.poster_id = n.poster_id AND h.group_id = n.group_id
                              AND h.posted_at BETWEEN n.posted_at - interval '12 hours'
                                                  AND n.posted_at + interval '12 hours'
       JOIN voyager.probe_candidates pc ON pc.release_id = h.id AND pc.kind = 'par2'
-      JOIN voyager.par2_sets s ON s.message_id = pc.message_id
+      JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
      WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
-), sets AS (                          -- each set's names as compared, and how many files it lists
+       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+), held AS (                          -- (set, each catalog release whose probed article gave it)
+    SELECT DISTINCT x.set_id, pc.release_id AS holder_id
+      FROM sets x
+      JOIN voyager.probe_cache k ON k.facts -> 'par2' ->> 'set_id' = encode(x.set_id, 'hex') AND k.status = 0
+                                AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
+      JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
+), lists AS (                         -- each set's names as compared, and how many files it lists
     SELECT f.set_id, array_agg(DISTINCT voyager.name_key(f.name)) AS keys, count(*) AS files
       FROM voyager.par2_files f
-     WHERE f.set_id IN (SELECT held.set_id FROM held)
+     WHERE f.set_id IN (SELECT sets.set_id FROM sets)
      GROUP BY f.set_id
 ), matched AS (
-    SELECT h.id AS holder_id, h.files AS holder_files, c.id AS merged_id, s.set_id
+    SELECT h.id AS holder_id, h.files AS holder_files, c.id AS merged_id, s.set_id,
+           abs(extract(epoch FROM c.posted_at - h.posted_at)) AS apart
       FROM held x
-      JOIN voyager.releases h ON h.id = x.holder_id
-      JOIN sets s ON s.set_id = x.set_id
+      JOIN voyager.releases h ON h.id = x.holder_id AND h.settled_at IS NOT NULL
+      JOIN lists s ON s.set_id = x.set_id
       JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
                              AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
                                                  AND h.posted_at + interval '12 hours'
-                             AND c.id <> h.id
+                             AND c.id <> h.id AND c.settled_at IS NOT NULL
                              AND c.files <= s.files + 5      -- more than the set lists: not all named
-     WHERE (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
+     WHERE NOT EXISTS (SELECT FROM held o WHERE o.set_id = x.set_id AND o.holder_id = c.id)
+       AND (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
                    AND bool_and(voyager.side_kind(n) IS NOT NULL OR voyager.name_key(n) = ANY (s.keys))
               FROM unnest(voyager.release_file_names(c.id, c.posted_at)) n)
+), nearest AS (                       -- of one set's holders, the nearest in time
+    SELECT DISTINCT ON (m.merged_id, m.set_id) m.*
+      FROM matched m
+     ORDER BY m.merged_id, m.set_id, m.apart, m.holder_id
 )
 SELECT DISTINCT ON (m.merged_id) m.holder_id, m.merged_id, 'name'::text, m.set_id
-  FROM matched m
+  FROM nearest m
  WHERE NOT EXISTS (                   -- two holders naming each other's files: the bigger one holds
        SELECT FROM matched r
         WHERE r.holder_id = m.merged_id AND r.merged_id = m.holder_id
           AND (r.holder_files > m.holder_files OR (r.holder_files = m.holder_files AND r.holder_id < m.holder_id)))
  ORDER BY m.merged_id, m.holder_files DESC, m.holder_id
-$$;
+$_$;
+
+
+--
+-- Name: find_par2_merges(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.find_par2_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
+    LANGUAGE sql STABLE
+    AS $_$
+WITH probed AS (
+    SELECT k.message_id, k.facts FROM voyager.probe_cache k
+     WHERE k.probed_at >= p_from AND k.probed_at < p_to AND k.status = 0
+), sets AS (
+    SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
+    UNION
+    SELECT f.set_id
+      FROM probed k
+      JOIN voyager.file_hashes h ON h.message_id = k.message_id
+      JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+    UNION
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
+      FROM probed k
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+), holders AS (
+    SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
+      FROM sets x
+      JOIN voyager.probe_cache k ON k.facts -> 'par2' ->> 'set_id' = encode(x.set_id, 'hex') AND k.status = 0
+                                AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
+      JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
+      JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+), described AS (                     -- releases with a probed file start the set describes, common ones aside
+    SELECT DISTINCT x.set_id, h.release_id
+      FROM sets x
+      JOIN voyager.par2_files f ON f.set_id = x.set_id
+      JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
+     WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                                   WHERE c.md5_16k = f.md5_16k AND c.size = f.size LIMIT 21) c) <= 20
+), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
+    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
+      FROM described d
+      JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
+      JOIN holders n ON n.set_id = d.set_id AND n.group_id = r.group_id
+                    AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
+     WHERE NOT EXISTS (SELECT FROM holders o WHERE o.set_id = d.set_id AND o.id = r.id)
+       AND NOT EXISTS (SELECT FROM voyager.file_hashes o          -- a probed file the set does not describe
+                        WHERE o.release_id = r.id
+                          AND NOT EXISTS (SELECT FROM voyager.par2_files g
+                                           WHERE g.md5_16k = o.md5_16k AND g.size = o.size AND g.set_id = d.set_id))
+     ORDER BY d.set_id, r.id, n.poster_id = r.poster_id DESC, abs(extract(epoch FROM n.posted_at - r.posted_at)), n.id
+), uploads AS (                       -- a holder and the releases matched to it
+    SELECT m.set_id, m.holder_id, m.id, m.files FROM matched m
+    UNION
+    SELECT DISTINCT m.set_id, m.holder_id, n.id, n.files
+      FROM matched m JOIN holders n ON n.set_id = m.set_id AND n.id = m.holder_id
+), ranked AS (
+    SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
+      FROM uploads u
+    WINDOW w AS (PARTITION BY u.set_id, u.holder_id ORDER BY u.files DESC, u.id = u.holder_id DESC, u.id)
+)
+SELECT DISTINCT ON (r.id) r.survivor, r.id, 'par2'::text, r.set_id
+  FROM ranked r
+ WHERE r.id <> r.survivor
+ ORDER BY r.id, r.survivor_files DESC, r.survivor
+$_$;
 
 
 --
@@ -1381,8 +1461,8 @@ WITH small AS (
 ), words AS (
     SELECT s.id, array_agg(DISTINCT w) AS words
       FROM sidecars s
-     CROSS JOIN LATERAL unnest(s.names || s.name) t(name)
-     CROSS JOIN LATERAL regexp_split_to_table(lower(voyager.file_stem(t.name)), '[^[:alpha:]]+') w
+     CROSS JOIN LATERAL unnest(array_append(ARRAY(SELECT voyager.file_stem(n) FROM unnest(s.names) n), s.name)) t(name)
+     CROSS JOIN LATERAL regexp_split_to_table(lower(t.name), '[^[:alpha:]]+') w
      WHERE length(w) >= 4 AND w <> ALL (voyager.fold_common_words())
      GROUP BY s.id
 ), targets AS (
@@ -1396,9 +1476,8 @@ WITH small AS (
       JOIN voyager.releases b ON b.poster_id = s.poster_id AND b.group_id = s.group_id
                              AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
                                                  AND s.posted_at + interval '10 minutes'
-                             AND b.id <> s.id AND b.bytes > s.bytes
-     WHERE b.files > 3 OR b.bytes >= 1048576           -- bigger, and no sidecars only itself
-        OR EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
+                             AND b.id <> s.id AND b.bytes > s.bytes AND b.settled_at IS NOT NULL
+     WHERE EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
                     WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
 )
 SELECT DISTINCT ON (t.sidecar_id) t.target_id, t.sidecar_id, 'sidecar'::text, NULL::bytea
@@ -2049,9 +2128,10 @@ BEGIN
     WHILE v_place < v_until AND clock_timestamp() - v_start < v_budget LOOP
         v_to := least(v_place + v_step, v_until);
         WITH found AS (
-            SELECT f.*, 0 AS pref FROM voyager.find_name_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 1 FROM voyager.find_inner_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 2 FROM voyager.find_sidecar_folds(v_place, v_to) f
+            SELECT f.*, 0 AS pref FROM voyager.find_par2_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 1 FROM voyager.find_name_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 2 FROM voyager.find_inner_merges(v_place, v_to) f
+            UNION ALL SELECT f.*, 3 FROM voyager.find_sidecar_folds(v_place, v_to) f
         ), chosen AS (
             SELECT DISTINCT ON (f.merged_id) f.* FROM found f ORDER BY f.merged_id, f.pref
         )
@@ -7031,6 +7111,13 @@ CREATE INDEX probe_cache_bad_idx ON voyager.probe_cache USING btree (kind, statu
 
 
 --
+-- Name: probe_cache_par2_set_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX probe_cache_par2_set_idx ON voyager.probe_cache USING btree ((((facts -> 'par2'::text) ->> 'set_id'::text))) WHERE (((facts -> 'par2'::text) ->> 'set_id'::text) IS NOT NULL);
+
+
+--
 -- Name: probe_cache_probed_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -7210,6 +7297,13 @@ CREATE INDEX web_sessions_user_idx ON voyager.web_sessions USING btree (user_id)
 --
 
 ALTER INDEX voyager.release_chunks_pkey ATTACH PARTITION voyager.release_chunks_default_pkey;
+
+
+--
+-- Name: probe_cache_par2_set_stats; Type: STATISTICS; Schema: voyager; Owner: -
+--
+
+CREATE STATISTICS voyager.probe_cache_par2_set_stats ON ((facts -> 'par2'::text) ->> 'set_id'::text) FROM voyager.probe_cache;
 
 
 --
