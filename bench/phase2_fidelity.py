@@ -42,6 +42,7 @@ def run_jobs(conn: psycopg.Connection, namer=None, passes: int = 5) -> dict:
     known = {n for (n,) in conn.execute("SELECT name FROM voyager.jobs")}
     conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
     conn.execute("UPDATE voyager.settings SET value = '600' WHERE name = 'merge_run_seconds'")
+    conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'pending_retry_minutes'")
     conn.execute("UPDATE voyager.jobs SET place = NULL WHERE name = 'merges'")
     results = {}
     for _ in range(passes):

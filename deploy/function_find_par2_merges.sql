@@ -8,7 +8,9 @@ BEGIN;
 -- tie), via 'par2'. Every release whose probed article gave the set holds it:
 -- a repost carries the same set and the same files, so a matched release goes
 -- to its nearest holder in posting time (the same poster's first), and a
--- holder is never matched to another: two uploads of the same files stay two.
+-- holder is never matched to another by hashes: two uploads of the same files
+-- stay two. The holders of one upload (its index and its volumes, pending
+-- apart: the same set, group and poster within 6 hours) are one.
 -- A file start more than 20 probed files share (a common sample, an empty
 -- file) matches nothing. Proposals only. The slice [p_from, p_to) is the sets
 -- found in it, the sets of the file starts and par2 articles probed in it (a
@@ -56,11 +58,19 @@ WITH probed AS (
                           AND NOT EXISTS (SELECT FROM voyager.par2_files g
                                            WHERE g.md5_16k = o.md5_16k AND g.size = o.size AND g.set_id = d.set_id))
      ORDER BY d.set_id, r.id, n.poster_id = r.poster_id DESC, abs(extract(epoch FROM n.posted_at - r.posted_at)), n.id
-), uploads AS (                       -- a holder and the releases matched to it
-    SELECT m.set_id, m.holder_id, m.id, m.files FROM matched m
+), heads AS (                         -- holders of one upload (its index and volumes posted apart:
+                                      -- the same set, group and poster within 6 hours) under its biggest
+    SELECT DISTINCT ON (h.set_id, h.id) h.set_id, h.id, c.id AS head
+      FROM holders h
+      JOIN holders c ON c.set_id = h.set_id AND c.group_id = h.group_id AND c.poster_id = h.poster_id
+                    AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
+     ORDER BY h.set_id, h.id, c.files DESC, c.id
+), uploads AS (                       -- an upload's holders and the releases matched to them
+    SELECT m.set_id, hd.head AS holder_id, m.id, m.files
+      FROM matched m JOIN heads hd ON hd.set_id = m.set_id AND hd.id = m.holder_id
     UNION
-    SELECT DISTINCT m.set_id, m.holder_id, n.id, n.files
-      FROM matched m JOIN holders n ON n.set_id = m.set_id AND n.id = m.holder_id
+    SELECT hd.set_id, hd.head, n.id, n.files
+      FROM heads hd JOIN holders n ON n.set_id = hd.set_id AND n.id = hd.id
 ), ranked AS (
     SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
       FROM uploads u

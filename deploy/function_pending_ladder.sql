@@ -3,12 +3,13 @@ BEGIN;
 -- The pending_ladder job: up to p_limit (pending_ladder_batch) waiting
 -- pending releases whose probe targets all have their answer (read, dead,
 -- failed, or stuck), oldest first, SKIP LOCKED. pending_name decides from
--- their read facts: named, they await the namer (status 4). Without a name
--- a release gets a try: while it has tries left (pending_tries) and a
--- target that was not read, those targets are probed again after
--- pending_retry_minutes (their dead or failed cache rows go: an article
--- late to propagate may be there by then); else it ends discarded (no facts
--- at all) or exhausted (facts, no name). A muted signature's releases are
+-- their read facts, else a par2 set describing a probed file start: named,
+-- they await the namer (status 4). Without a name a release gets a try while
+-- it has tries left (pending_tries): it is looked at again after
+-- pending_retry_minutes (a set naming it may be probed by then), and its
+-- targets that were not read are probed again (their dead or failed cache
+-- rows go: an article late to propagate may be there by then); else it ends
+-- discarded (no facts at all) or exhausted (facts, no name). A muted signature's releases are
 -- not probed any more and end the same way at their next look. Each release
 -- decided counts into its signature (pending_signatures), named or not.
 -- Locks: pending_releases, then probe_candidates, probe_cache, signatures.
@@ -29,6 +30,7 @@ BEGIN
       FROM voyager.pending_releases p
       LEFT JOIN voyager.pending_signatures s ON s.tool = p.tool AND s.group_id = p.group_id AND s.poster = p.poster
      WHERE p.status = 0 AND p.finished
+       AND (p.tries = 0 OR p.decided_at < now() - v_retry)      -- a try waits its pause
        AND (s.muted OR NOT EXISTS (SELECT FROM voyager.probe_candidates pc
                                     WHERE pc.pending_key = p.release_key AND pc.probed_at IS NULL
                                       AND pc.attempts < 5))
@@ -49,17 +51,34 @@ BEGIN
       LEFT JOIN LATERAL voyager.pending_name(f.facts) n ON true
      WHERE x.release_key = f.release_key;
 
+    -- a file start a par2 set describes names it by the set (one volume of an upload posted one
+    -- random-named file at a time: the par2 merge joins it to its upload once it is in the catalog);
+    -- a start more than 20 probed files share names nothing
+    UPDATE pending_ladder_step x SET name = d.name, source = 7
+      FROM (SELECT DISTINCT ON (h.pending_key) h.pending_key, voyager.file_stem(s.name) AS name
+              FROM voyager.file_hashes h
+              JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+              JOIN voyager.par2_sets s ON s.set_id = f.set_id
+             WHERE h.pending_key IN (SELECT y.release_key FROM pending_ladder_step y WHERE y.name IS NULL)
+               AND s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
+               AND (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                                           WHERE c.md5_16k = h.md5_16k AND c.size = h.size LIMIT 21) c) <= 20
+             ORDER BY h.pending_key, s.found_at, s.set_id) d
+     WHERE x.release_key = d.pending_key AND x.name IS NULL;
+
     -- the outcome: 4 named, 0 another try, 2 discarded, 3 exhausted
     UPDATE pending_ladder_step x
        SET outcome = CASE WHEN x.name IS NOT NULL THEN 4
-                          WHEN NOT x.muted AND x.unread > 0 AND p.tries + 1 < v_tries THEN 0
+                          -- another try while tries remain: a target read nothing, or a set that
+                          -- names it may not be probed yet
+                          WHEN NOT x.muted AND p.tries + 1 < v_tries THEN 0
                           WHEN x.facts IS NULL THEN 2 ELSE 3 END
       FROM voyager.pending_releases p WHERE p.release_key = x.release_key;
 
     UPDATE voyager.pending_releases p
        SET status = x.outcome, named = x.name, name_source = x.source,
            tries = p.tries + CASE WHEN x.outcome = 4 THEN 0 ELSE 1 END,
-           decided_at = CASE WHEN x.outcome <> 0 THEN now() END
+           decided_at = now()                              -- decided, or (status 0) last tried
       FROM pending_ladder_step x WHERE p.release_key = x.release_key;
 
     -- another try: the targets that read nothing are probed again after the pause

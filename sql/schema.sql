@@ -1416,11 +1416,19 @@ WITH probed AS (
                           AND NOT EXISTS (SELECT FROM voyager.par2_files g
                                            WHERE g.md5_16k = o.md5_16k AND g.size = o.size AND g.set_id = d.set_id))
      ORDER BY d.set_id, r.id, n.poster_id = r.poster_id DESC, abs(extract(epoch FROM n.posted_at - r.posted_at)), n.id
-), uploads AS (                       -- a holder and the releases matched to it
-    SELECT m.set_id, m.holder_id, m.id, m.files FROM matched m
+), heads AS (                         -- holders of one upload (its index and volumes posted apart:
+                                      -- the same set, group and poster within 6 hours) under its biggest
+    SELECT DISTINCT ON (h.set_id, h.id) h.set_id, h.id, c.id AS head
+      FROM holders h
+      JOIN holders c ON c.set_id = h.set_id AND c.group_id = h.group_id AND c.poster_id = h.poster_id
+                    AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
+     ORDER BY h.set_id, h.id, c.files DESC, c.id
+), uploads AS (                       -- an upload's holders and the releases matched to them
+    SELECT m.set_id, hd.head AS holder_id, m.id, m.files
+      FROM matched m JOIN heads hd ON hd.set_id = m.set_id AND hd.id = m.holder_id
     UNION
-    SELECT DISTINCT m.set_id, m.holder_id, n.id, n.files
-      FROM matched m JOIN holders n ON n.set_id = m.set_id AND n.id = m.holder_id
+    SELECT hd.set_id, hd.head, n.id, n.files
+      FROM heads hd JOIN holders n ON n.set_id = hd.set_id AND n.id = hd.id
 ), ranked AS (
     SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
       FROM uploads u
@@ -2643,6 +2651,7 @@ BEGIN
       FROM voyager.pending_releases p
       LEFT JOIN voyager.pending_signatures s ON s.tool = p.tool AND s.group_id = p.group_id AND s.poster = p.poster
      WHERE p.status = 0 AND p.finished
+       AND (p.tries = 0 OR p.decided_at < now() - v_retry)      -- a try waits its pause
        AND (s.muted OR NOT EXISTS (SELECT FROM voyager.probe_candidates pc
                                     WHERE pc.pending_key = p.release_key AND pc.probed_at IS NULL
                                       AND pc.attempts < 5))
@@ -2663,17 +2672,34 @@ BEGIN
       LEFT JOIN LATERAL voyager.pending_name(f.facts) n ON true
      WHERE x.release_key = f.release_key;
 
+    -- a file start a par2 set describes names it by the set (one volume of an upload posted one
+    -- random-named file at a time: the par2 merge joins it to its upload once it is in the catalog);
+    -- a start more than 20 probed files share names nothing
+    UPDATE pending_ladder_step x SET name = d.name, source = 7
+      FROM (SELECT DISTINCT ON (h.pending_key) h.pending_key, voyager.file_stem(s.name) AS name
+              FROM voyager.file_hashes h
+              JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+              JOIN voyager.par2_sets s ON s.set_id = f.set_id
+             WHERE h.pending_key IN (SELECT y.release_key FROM pending_ladder_step y WHERE y.name IS NULL)
+               AND s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
+               AND (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                                           WHERE c.md5_16k = h.md5_16k AND c.size = h.size LIMIT 21) c) <= 20
+             ORDER BY h.pending_key, s.found_at, s.set_id) d
+     WHERE x.release_key = d.pending_key AND x.name IS NULL;
+
     -- the outcome: 4 named, 0 another try, 2 discarded, 3 exhausted
     UPDATE pending_ladder_step x
        SET outcome = CASE WHEN x.name IS NOT NULL THEN 4
-                          WHEN NOT x.muted AND x.unread > 0 AND p.tries + 1 < v_tries THEN 0
+                          -- another try while tries remain: a target read nothing, or a set that
+                          -- names it may not be probed yet
+                          WHEN NOT x.muted AND p.tries + 1 < v_tries THEN 0
                           WHEN x.facts IS NULL THEN 2 ELSE 3 END
       FROM voyager.pending_releases p WHERE p.release_key = x.release_key;
 
     UPDATE voyager.pending_releases p
        SET status = x.outcome, named = x.name, name_source = x.source,
            tries = p.tries + CASE WHEN x.outcome = 4 THEN 0 ELSE 1 END,
-           decided_at = CASE WHEN x.outcome <> 0 THEN now() END
+           decided_at = now()                              -- decided, or (status 0) last tried
       FROM pending_ladder_step x WHERE p.release_key = x.release_key;
 
     -- another try: the targets that read nothing are probed again after the pause
