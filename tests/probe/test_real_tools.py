@@ -118,6 +118,9 @@ def test_rar5_plain_p_and_hp(release):
     assert hp["password"] is None           # passworded; what the password is, nobody says
     second = read_article("archive", "rar-plain.part2.rar", articles(release / "rar-plain.part2.rar")[0])
     assert second["archive"]["volume"] == 2
+    # a later volume names the file it continues (an obfuscated volume posted alone is named by it)
+    assert second["archive"]["entries"] == [{"name": VIDEO, "size": (release / VIDEO).stat().st_size,
+                                             "encrypted": False, "continued": True}]
 
 
 def test_7z_tails_plain_p_and_mhe(release):

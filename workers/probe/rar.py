@@ -5,7 +5,8 @@ short: it lists what it reached and notes the rest as an unexpected end,
 which for an article's worth of a multi-GB volume is the normal case (the
 next header lies past the member's data). A header whose CRC fails stops
 the walk and is reported. With encrypted headers (`rar -hp`) nothing but
-the fact is readable: passworded, no names.
+the fact is readable: passworded, no names. A later volume lists the file
+it continues (`continued`: its header is there, its start is not).
 """
 from __future__ import annotations
 
@@ -37,8 +38,15 @@ def read(data: bytes) -> dict:
     fmt = sniff(data)
     if fmt is None:
         raise ProbeError("garbage")
+    # a later volume's file header (split before) names the file it continues; rarfile
+    # lists only files that start in the volume, so the headers are taken as it walks them
+    continued: list = []
+
+    def seen(h) -> None:
+        if getattr(h, "flags", 0) & rarfile.RAR_FILE_SPLIT_BEFORE and getattr(h, "filename", None):
+            continued.append(h)
     try:
-        rf = rarfile.RarFile(io.BytesIO(data), part_only=True)
+        rf = rarfile.RarFile(io.BytesIO(data), part_only=True, info_callback=seen)
     except rarfile.NotRarFile as e:
         raise ProbeError("garbage") from e
     except (rarfile.BadRarFile, rarfile.NeedFirstVolume) as e:
@@ -48,6 +56,9 @@ def read(data: bytes) -> dict:
     sealed = parser._hdrenc_main is not None or bool(main and main.flags & MAIN_PASSWORD)
     entries = [{"name": i.filename, "size": i.file_size, "encrypted": bool(i.needs_password())}
                for i in rf.infolist()[:MAX_ENTRIES] if not i.is_dir()]
+    listed = {e["name"] for e in entries}
+    entries += [{"name": h.filename, "size": h.file_size, "encrypted": bool(h.needs_password()), "continued": True}
+                for h in continued[:MAX_ENTRIES - len(entries)] if h.filename not in listed and not h.is_dir()]
     volume = None
     if main is not None and main.flags & MAIN_VOLUME:
         number = getattr(main, "main_volume_number", None)
