@@ -1640,8 +1640,16 @@ $$;
 CREATE FUNCTION voyager.inner_stems(p_release_id bigint) RETURNS text[]
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
-SELECT coalesce(array_agg(DISTINCT y.stem) FILTER (WHERE voyager.random_stem(y.stem)), '{}')
-  FROM (SELECT voyager.file_stem(x.name) AS stem
+SELECT coalesce(array_agg(DISTINCT y.stem) FILTER (WHERE y.exact OR voyager.random_stem(y.stem)), '{}')
+  FROM (-- a file inside an archive, by its name and size: every volume of the set names it
+        SELECT 'entry:' || (e ->> 'name') || ':' || (e ->> 'size') AS stem, true AS exact
+          FROM voyager.probe_candidates pc
+          JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
+         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(k.facts -> 'archive' -> 'entries') = 'array'
+                                                      THEN k.facts -> 'archive' -> 'entries' ELSE '[]' END) e
+         WHERE pc.release_id = p_release_id AND e ->> 'name' IS NOT NULL AND e ->> 'size' IS NOT NULL
+        UNION ALL
+        SELECT voyager.file_stem(x.name) AS stem, false
           FROM (SELECT l FROM voyager.release_texts t, string_to_table(t.text, E'\n') l
                  WHERE t.release_id = p_release_id AND t.kind = 2
                 UNION ALL
