@@ -183,6 +183,25 @@ def test_two_random_stems_are_two_uploads(conn):
     assert proposals(conn, "find_inner_merges") == set()
 
 
+def test_the_volumes_of_one_archive_posted_apart_are_one_upload(conn):
+    """Each volume under its own random name: the first lists the file, a later one
+    names the file it continues; name and size are the same, whatever the names."""
+    inside = {"name": "Real.Movie.2021.1080p.mkv", "size": 147_000_000, "encrypted": False}
+    u = Uploads(conn)
+    for i, key in enumerate(("aa11", "bb22", "cc33", "dd44")):
+        u.add(key, [(f"{key}.bin", 50_000_000)], probe=[("lone", 0)], at=60 * i, poster=OTHER if i == 3 else UP)
+    ids = u.store()
+    u.probe({(ids[k], "lone"): dict(start(f"{k}.bin", 50_000_000),
+                                    archive={"format": "rar5", "volume": i + 1, "solid": False,
+                                             "encrypted_headers": False, "encrypted_files": False,
+                                             "entries": [dict(inside, continued=True) if i else inside]})
+             for i, k in enumerate(("aa11", "bb22", "cc33", "dd44"))})
+    found = proposals(conn, "find_inner_merges")
+    survivor = next(iter(found))[0]
+    assert {m for _s, m, _v in found} | {survivor} == {ids["aa11"], ids["bb22"], ids["cc33"]}
+    assert {s for s, _m, _v in found} == {survivor}          # another poster's volume stays apart
+
+
 # -- the sidecar fold ---------------------------------------------------------------
 
 MOVIE = [(f"Some.Movie.2024.1080p.part{i:02}.rar", 50_000_000) for i in range(1, 6)]
