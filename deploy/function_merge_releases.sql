@@ -7,8 +7,11 @@ BEGIN;
 -- search and total through the hidden path), release_merges says what went
 -- where, and the roots' heads are settled again (merge_settle). A proposal
 -- whose merged release is already merged, is its survivor's root, or is not
--- settled changes nothing: a redo is idempotent. Every release it touches is
--- locked first, by id: the one lock order of merges.
+-- settled changes nothing: a redo is idempotent. Merges take turns (one
+-- transaction-long lock, `voyager.merges`, also unmerge_releases'): which
+-- rows a merge touches depends on merges before it, so no row order alone
+-- could keep two from waiting on each other; then every release it touches
+-- is locked, by id, against the other writers of releases.
 CREATE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[])
 RETURNS jsonb
 LANGUAGE plpgsql AS $$
@@ -23,6 +26,7 @@ BEGIN
        OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
     PERFORM 1 FROM voyager.releases r
      WHERE r.id = ANY (p_survivor || p_merged)
         OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_survivor || p_merged))
@@ -79,6 +83,7 @@ DECLARE
     v_out bigint[];
     v_roots bigint[];
 BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
     PERFORM 1 FROM voyager.releases r
      WHERE r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids)
         OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_ids))

@@ -2186,6 +2186,7 @@ BEGIN
        OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
     PERFORM 1 FROM voyager.releases r
      WHERE r.id = ANY (p_survivor || p_merged)
         OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_survivor || p_merged))
@@ -5107,6 +5108,7 @@ DECLARE
     v_out bigint[];
     v_roots bigint[];
 BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
     PERFORM 1 FROM voyager.releases r
      WHERE r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids)
         OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_ids))

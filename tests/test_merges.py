@@ -217,3 +217,99 @@ def test_the_merges_job_folds_a_sidecar_into_its_upload(conn):
     again = conn.execute("SELECT voyager.run_sql_job('merges')").fetchone()[0]
     assert again["proposed"] == 0
     sound(conn)
+
+
+def test_merges_unmerges_and_the_jobs_at_once_never_deadlock_nor_lose_a_merge(conn, connect):
+    """Several connections merge overlapping proposals in opposite orders, undo
+    merges, store probe results for the same releases, and run the recategorize
+    and search-count jobs, all at once: no
+    deadlock, no error, and afterwards every merge is whole (no chain, each
+    merged release hidden under its root, release_merges agreeing), the
+    catalog sound and the totals exact."""
+    import random
+    import threading
+
+    uploads = [([(f"Wave.{i:02d}.part{k}.rar", 2) for k in (1, 2)], f"Wave.{i:02d}", "up <up@example.com>", T0 + 60 * i)
+               for i in range(24)]
+    ids = sorted(store(conn, window_releases(uploads)).values())
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def merger(seed: int) -> None:
+        rng, c = random.Random(seed), connect()
+        while not stop.is_set():
+            pairs = [tuple(rng.sample(ids, 2)) for _ in range(rng.randint(1, 4))]
+            if seed % 2:
+                pairs = [(m, s) for s, m in pairs]
+            try:
+                with c.transaction():
+                    c.execute("SELECT voyager.merge_releases(%s, %s, %s, %s)",
+                              ([s for s, _ in pairs], [m for _, m in pairs], ["inner"] * len(pairs),
+                               [None] * len(pairs)))
+                    if rng.random() < 0.3:
+                        c.execute("SELECT voyager.unmerge_releases(%s)", ([rng.choice(ids)],))
+            except BaseException as e:       # noqa: BLE001 (any error fails the test below)
+                errors.append(e)
+                return
+
+    def jobs() -> None:
+        c = connect()
+        while not stop.is_set():
+            try:
+                for job in ("recategorize", "search_counts"):
+                    c.execute("SELECT voyager.run_sql_job(%s)", (job,))
+            except BaseException as e:       # noqa: BLE001
+                errors.append(e)
+                return
+
+    def prober() -> None:
+        """The prober's store: facts (archive entries: texts, recategorize marks) for releases being merged."""
+        import json
+        c = connect()
+        while not stop.is_set():
+            try:
+                claims = c.execute("SELECT claim, release_id, pending_key, kind, message_id "
+                                   "FROM voyager.claim_probe_candidates('p', 5)").fetchall()
+                if not claims:
+                    return
+                results = [{"claim": str(cl), "release_id": rid, "pending_key": None, "kind": kind,
+                            "message_id": mid, "status": "ok", "bytes": 1000,
+                            "facts": {"error": None, "yenc": None, "start": None, "par2": None, "nfo": None,
+                                      "media": None, "password": None,
+                                      "archive": {"format": "rar5", "volume": 1, "solid": False,
+                                                  "encrypted_headers": False, "encrypted_files": False,
+                                                  "entries": [{"name": f"Wave.{rid}.mkv", "size": 10,
+                                                               "encrypted": False}]}}}
+                           for cl, rid, _pk, kind, mid in claims]
+                c.execute("SELECT voyager.store_probes('p', %s::jsonb)", (json.dumps(results),))
+            except BaseException as e:       # noqa: BLE001
+                errors.append(e)
+                return
+
+    threads = [threading.Thread(target=merger, args=(i,)) for i in range(4)] + \
+        [threading.Thread(target=jobs), threading.Thread(target=prober)]
+    for t in threads:
+        t.start()
+    import time
+    time.sleep(8)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert conn.execute("SELECT count(*) FROM voyager.release_texts WHERE kind = 2").fetchone()[0] > 0
+    rows = conn.execute("SELECT id, merged_into FROM voyager.releases").fetchall()
+    into = dict(rows)
+    for rid, root in rows:
+        if root is not None:
+            assert into[root] is None                           # never a chain
+    assert sorted(conn.execute("SELECT merged_id, survivor_id FROM voyager.release_merges").fetchall()) == \
+        sorted((r, s) for r, s in rows if s is not None)
+    hidden = {r for (r,) in conn.execute("SELECT release_id FROM voyager.release_judgements WHERE hidden")}
+    assert hidden == {r for r, s in rows if s is not None}
+    for root in {s for _r, s in rows if s is not None}:          # each survivor's head is its parts'
+        files = conn.execute("SELECT sum(files) FROM voyager.releases WHERE merged_into = %s", (root,)).fetchone()[0]
+        own = conn.execute("SELECT files FROM voyager.release_own_totals WHERE release_id = %s", (root,)).fetchone()[0]
+        assert head(conn, root)[6] == files + own
+    assert conn.execute("SELECT count(*) FROM voyager.release_own_totals").fetchone()[0] == \
+        len({s for _r, s in rows if s is not None})
+    sound(conn)
