@@ -48,7 +48,7 @@ bash scripts/setup_inn.sh
 # checkout. Its native yencode builds with node-gyp against the headers Debian's nodejs
 # installs (npm_config_nodedir=/usr), so nothing but the npm registry is reached.
 nyuu_version=0.4.0
-if [ "$(.tools/node_modules/.bin/nyuu --version 2>/dev/null)" != "$nyuu_version" ] \
+if [ "$(.tools/node_modules/.bin/nyuu --version 2>&1)" != "$nyuu_version" ] \
     || ! (cd .tools && node -e "require('yencode')" 2>/dev/null); then
   echo "setup: installing Nyuu $nyuu_version into .tools/"
   mkdir -p .tools
