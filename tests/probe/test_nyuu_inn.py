@@ -14,12 +14,12 @@ step says what the tool printed.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+from urllib.parse import urlencode
+from urllib.request import urlopen
 
 import psycopg
 import pytest
@@ -124,7 +124,10 @@ def voyager(argv: list[str], env: dict, timeout: float = 120) -> str:
 
 @pytest.fixture(scope="module")
 def indexed(fed, admin_dsn, template_db, tmp_path_factory):
-    inn, posts = fed
+    """A fresh database planned from INN's LIST ACTIVE, indexed, probed, its
+    pending releases named (the tick's pending ladder) and moved (the namer):
+    (conn, dsn, env, what each command printed)."""
+    inn, _posts = fed
     name = f"voyager_nyuu_{os.getpid()}"
     dsn = create_database(admin_dsn, name, template=template_db[0])
     home = tmp_path_factory.mktemp("nyuu-home")
@@ -134,25 +137,134 @@ def indexed(fed, admin_dsn, template_db, tmp_path_factory):
     for k in ("VOYAGER_CORPUS", "VOYAGER_NNTP_USER", "VOYAGER_NNTP_PASS", "VOYAGER_NNTP_TLS",
               "VOYAGER_NNTP_WANT", "VOYAGER_NNTP_MODES"):
         env.pop(k, None)
+    said = {}
     try:
-        out = {"plan": voyager(["plan"], env)}
-        out["worker"] = voyager(["worker", "--until-idle", "--flush-at-end", "--node", "nyuu"], env)
-        out["probe"] = voyager(["probe", "--threads", "2", "--until-idle", "--node", "nyuu"], env)
+        for step, argv in (("plan", ["plan"]),
+                           ("worker", ["worker", "--until-idle", "--flush-at-end", "--node", "nyuu"]),
+                           ("probe", ["probe", "--threads", "2", "--until-idle", "--node", "nyuu"]),
+                           ("tick", ["tick", "--once", "--node", "nyuu"]),
+                           ("namer", ["namer", "--until-idle", "--node", "nyuu"])):
+            said[step] = voyager(argv, env)
         with psycopg.connect(dsn, autocommit=True) as conn:
-            yield conn, out, env
+            yield conn, dsn, env, said
     finally:
         drop_database(admin_dsn, name)
 
 
-def test_dump(indexed):
-    conn, out, env = indexed
-    print(json.dumps(out, indent=1))
-    for q in ("SELECT id, name, settled_at, files, segments FROM voyager.releases",
-              "SELECT release_key, status, finished, candidates FROM voyager.pending_releases",
-              "SELECT kind, message_id, probed_at, release_id FROM voyager.probe_candidates",
-              "SELECT message_id, kind, status, error, facts FROM voyager.probe_cache",
-              "SELECT * FROM voyager.par2_files"):
-        print(q)
-        for r in conn.execute(q):
-            print("   ", str(r)[:600])
-    assert False
+def printed(said: dict) -> str:
+    """What the voyager commands printed, for a failure's message."""
+    return "\n".join(f"--- voyager {k}\n{v[-1500:]}" for k, v in said.items())
+
+
+def volume_truth(rel: dict) -> list[tuple]:
+    """(true name, size, MD5 of the first 16 KiB, MD5) of each volume the par2 set covers."""
+    out = []
+    for posted, true in rel["names"].items():
+        if true in rel["volumes"]:
+            data = (rel["folder"] / posted).read_bytes()
+            out.append((true, len(data), hashlib.md5(data[:16384]).hexdigest(), hashlib.md5(data).hexdigest()))
+    return sorted(out)
+
+
+def probed(conn, message_id: str) -> dict:
+    row = conn.execute("SELECT status, error, facts FROM voyager.probe_cache WHERE message_id = %s",
+                       (message_id,)).fetchone()
+    assert row is not None, f"{message_id} was never probed"
+    assert row[0] == 0 and row[1] is None, row
+    return row[2]
+
+
+def first_mid(post, suffix: str) -> str:
+    """The first message-id of the posted file whose name ends with `suffix`."""
+    (name,) = [n for n in post.files if n.endswith(suffix)]
+    return post.files[name][0]
+
+
+def test_nyuu_posted_only_random_names(fed, releases):
+    inn, posts = fed
+    for rel in releases:
+        post = posts[rel["label"]]
+        assert set(post.files) == set(rel["names"]), post.output
+        # nothing a subject shows says what the release is
+        for name, subject in post.subjects.items():
+            assert "Real" not in subject and name in subject, post.output
+        assert sum(len(m) for m in post.files.values()) >= 9, post.output
+
+
+def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
+    _inn, posts = fed
+    conn, _dsn, _env, said = indexed
+    for rel in releases:
+        par2_mids = {m for n, mids in posts[rel["label"]].files.items() if n.endswith(".par2") for m in mids}
+        sets = conn.execute("SELECT set_id, creator, message_id FROM voyager.par2_sets s WHERE EXISTS "
+                            "(SELECT 1 FROM voyager.par2_files f WHERE f.set_id = s.set_id AND f.name = %s)",
+                            (rel["volumes"][0],)).fetchall()
+        assert len(sets) == 1, (rel["label"], sets, printed(said))
+        set_id, creator, mid = sets[0]
+        assert "par2cmdline" in creator and mid in par2_mids, (sets, printed(said))
+        files = conn.execute("SELECT name, size, encode(md5_16k, 'hex'), encode(md5, 'hex') "
+                             "FROM voyager.par2_files WHERE set_id = %s ORDER BY name", (set_id,)).fetchall()
+        assert files == volume_truth(rel), (rel["label"], printed(said))
+
+
+def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
+    _inn, posts = fed
+    conn, _dsn, _env, said = indexed
+    rar, sz = releases
+    # RAR5 -p: the names are readable, the files encrypted
+    facts = probed(conn, first_mid(posts["rar"], ".part1.rar"))
+    assert facts["yenc"]["name"].endswith(".part1.rar") and facts["yenc"]["crc_ok"], facts
+    a = facts["archive"]
+    assert (a["format"], a["volume"], a["solid"], a["encrypted_headers"], a["encrypted_files"]) == \
+        ("rar5", 1, False, False, True), (a, printed(said))
+    assert a["entries"] == [{"name": VIDEO, "size": rar["video_size"], "encrypted": True}], a
+    # 7z -p -mhe=on: the tail of the last volume says passworded, and no names
+    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail'").fetchall()
+    (last,) = [n for n in posts["7z"].files if n.endswith(".7z.003")]
+    assert tail == [(posts["7z"].files[last][-1],)], (tail, printed(said))
+    a = probed(conn, tail[0][0])["archive"]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("7z", 3, True, True, []), (a, printed(said))
+    # named from the par2 sets, moved into the catalog: passworded, the inner name searchable
+    got = {name: (source, status) for name, source, status in conn.execute(
+        "SELECT r.name, r.source, p.status FROM voyager.releases r "
+        "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id")}
+    assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), ALBUM.rsplit(".", 1)[0]: (7, 1)}, (got, printed(said))
+    inner = conn.execute("SELECT text FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
+                         "WHERE t.kind = 2 AND r.name = %s", (VIDEO.rsplit(".", 1)[0],)).fetchall()
+    assert inner == [(VIDEO,)], (inner, printed(said))
+    assert conn.execute("SELECT count(*) FROM voyager.release_passwords WHERE password IS NOT NULL").fetchone()[0] == 0
+
+
+@pytest.fixture(scope="module")
+def web(indexed):
+    from tests.web.conftest import start_server, stop_server
+    conn, dsn, env, _said = indexed
+    key = voyager(["users", "add", "nzbget"], env).strip()
+    server = start_server(dsn)
+    try:
+        yield server, key
+    finally:
+        stop_server(server.proc)
+
+
+def test_nzbget_downloads_the_nzbs_and_par2_verifies_them(fed, releases, indexed, web, tmp_path):
+    inn, _posts = fed
+    conn, _dsn, _env, said = indexed
+    server, key = web
+    with NzbGet(tmp_path / "nzbget", host=inn.host, port=inn.reader_port) as nzbget:
+        for rel in releases:
+            name = rel["video"].rsplit(".", 1)[0]
+            (guid,) = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE name = %s",
+                                   (name,)).fetchone()
+            with urlopen(f"{server.base}/api?{urlencode({'t': 'get', 'id': guid, 'apikey': key})}",
+                         timeout=30) as r:
+                assert r.status == 200 and r.headers["X-DNZB-Name"] == name
+                nzb = r.read()
+            done = nzbget.download(nzb, rel["label"])
+            why = f"{rel['label']}: {done.status} / par {done.par_status}\n{nzbget.log()}"
+            assert done.status == "SUCCESS/PAR" and done.par_status == "SUCCESS", why
+            # the par2 set gave the volumes their true names back; every byte is what was posted
+            want = {rel["names"][n] if rel["names"][n] in rel["volumes"] else n: h
+                    for n, h in rel["sha256"].items()}
+            assert {n: sha256(p) for n, p in done.files.items()} == want, why
