@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GROUP = "alt.binaries.voyager.real"
 PASSWORD = "s3cret-Pw"
 VIDEO = "Real.Nyuu.2024.1080p.WEB.x264-VOY.mkv"
-ALBUM = "Real.Nyuu.Sevenz.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_7Z = "Real.Nyuu.Sevenz.2024.1080p.WEB.x264-VOY.mkv"
 
 
 def run_tool(argv, cwd: Path, timeout: float = 120) -> str:
@@ -99,7 +99,7 @@ def inn_available():
 @pytest.fixture(scope="module")
 def releases(tmp_path_factory) -> list[dict]:
     root = tmp_path_factory.mktemp("nyuu-releases")
-    return [make_release(root, "rar", VIDEO, pack_rar), make_release(root, "7z", ALBUM, pack_7z)]
+    return [make_release(root, "rar", VIDEO, pack_rar), make_release(root, "7z", VIDEO_7Z, pack_7z)]
 
 
 @pytest.fixture(scope="module")
@@ -166,11 +166,12 @@ def volume_truth(rel: dict) -> list[tuple]:
     return sorted(out)
 
 
-def probed(conn, message_id: str) -> dict:
+def probed(conn, message_id: str, said: dict) -> dict:
+    """What the probe cache holds of an article read whole."""
     row = conn.execute("SELECT status, error, facts FROM voyager.probe_cache WHERE message_id = %s",
                        (message_id,)).fetchone()
-    assert row is not None, f"{message_id} was never probed"
-    assert row[0] == 0 and row[1] is None, row
+    assert row is not None, f"{message_id} was never probed:\n{printed(said)}"
+    assert row[0] == 0 and row[1] is None, (row, printed(said))
     return row[2]
 
 
@@ -210,9 +211,9 @@ def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
 def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
     _inn, posts = fed
     conn, _dsn, _env, said = indexed
-    rar, sz = releases
+    rar = releases[0]
     # RAR5 -p: the names are readable, the files encrypted
-    facts = probed(conn, first_mid(posts["rar"], ".part1.rar"))
+    facts = probed(conn, first_mid(posts["rar"], ".part1.rar"), said)
     assert facts["yenc"]["name"].endswith(".part1.rar") and facts["yenc"]["crc_ok"], facts
     a = facts["archive"]
     assert (a["format"], a["volume"], a["solid"], a["encrypted_headers"], a["encrypted_files"]) == \
@@ -220,16 +221,16 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
     assert a["entries"] == [{"name": VIDEO, "size": rar["video_size"], "encrypted": True}], a
     # 7z -p -mhe=on: the tail of the last volume says passworded, and no names
     tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail'").fetchall()
-    (last,) = [n for n in posts["7z"].files if n.endswith(".7z.003")]
-    assert tail == [(posts["7z"].files[last][-1],)], (tail, printed(said))
-    a = probed(conn, tail[0][0])["archive"]
+    (last,) = [mids[-1] for n, mids in posts["7z"].files.items() if n.endswith(".7z.003")]
+    assert tail == [(last,)], (tail, printed(said))
+    a = probed(conn, tail[0][0], said)["archive"]
     assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
         ("7z", 3, True, True, []), (a, printed(said))
     # named from the par2 sets, moved into the catalog: passworded, the inner name searchable
     got = {name: (source, status) for name, source, status in conn.execute(
         "SELECT r.name, r.source, p.status FROM voyager.releases r "
         "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id")}
-    assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), ALBUM.rsplit(".", 1)[0]: (7, 1)}, (got, printed(said))
+    assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1)}, (got, printed(said))
     inner = conn.execute("SELECT text FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
                          "WHERE t.kind = 2 AND r.name = %s", (VIDEO.rsplit(".", 1)[0],)).fetchall()
     assert inner == [(VIDEO,)], (inner, printed(said))
