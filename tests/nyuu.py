@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,7 @@ class NyuuPost:
 
     @property
     def message_ids(self) -> list[str]:
-        return [m for mids in self.files.values() for m in mids]
+        return files_mids(self.files)
 
 
 def read_nzb(path: Path) -> tuple[dict, dict]:
@@ -72,11 +73,23 @@ def read_nzb(path: Path) -> tuple[dict, dict]:
     return files, subjects
 
 
+def files_mids(files: dict) -> list[str]:
+    return [m for mids in files.values() for m in mids]
+
+
+def overview_mids(inn, group: str) -> set[str]:
+    """The message-ids (no <>) of the group's overview on nnrpd."""
+    with inn.reader() as c:
+        count, low, high = c.group(group)
+        lines = c.over(low, high) if count else []
+    return {line.split(b"\t")[4].decode().strip("<>") for line in lines}
+
+
 def post_files(inn, paths, *, group: str, out_dir, poster: str = "poster <poster@example.invalid>",
                subject: str = SUBJECT, article_size: str = "700K", connections: int = 2,
                date: str | None = None, extra=(), timeout: float = 120) -> NyuuPost:
     """Posts `paths` (in that order) into `group` of `inn` (nnrpd, POST) with
-    Nyuu, and checks every article of its NZB is on the server (STAT).
+    Nyuu, and checks every article of its NZB is in the group's overview.
     `date`: Nyuu's --date (the Date header and the NZB's dates)."""
     ensure_nyuu()
     out_dir = Path(out_dir)
@@ -84,7 +97,9 @@ def post_files(inn, paths, *, group: str, out_dir, poster: str = "poster <poster
     nzb = out_dir / "nyuu.nzb"
     argv = [str(NYUU), "-h", inn.host, "-P", str(inn.reader_port), "-n", str(connections),
             "-a", article_size, "-g", group, "-f", poster, "-s", subject, "-o", str(nzb), "-O",
-            "--progress", "none", "--log-level", "3", "--connect-retries", "0", "--timeout", "30s"]
+            "--progress", "none", "--log-level", "3", "--timeout", "30s",
+            # a loopback server that is slow for a moment: try again soon, not in 15 s
+            "--connect-retries", "2", "--reconnect-delay", "1s", "--post-retries", "3", "--post-retry-delay", "1s"]
     if date is not None:
         argv += ["--date", date]
     argv += [*extra, *(str(p) for p in paths)]
@@ -96,15 +111,16 @@ def post_files(inn, paths, *, group: str, out_dir, poster: str = "poster <poster
     want = {Path(x).name for x in paths}
     if set(files) != want:
         raise NyuuFailed(f"Nyuu's NZB names {sorted(files)}, not the files posted {sorted(want)}:\n{output}")
-    # POST goes through nnrpd to innd: each article is there once innd has filed it
-    missing = []
-    with inn.reader() as c:
-        for mids in files.values():
-            for m in mids:
-                c.send(f"STAT <{m}>")
-                if not c.readline().startswith(b"223"):
-                    missing.append(m)
+    # POST goes through nnrpd to innd: each article is there once innd has filed it,
+    # and the indexer reads the group's overview, so that is where each must be
+    deadline = time.monotonic() + 15
+    while True:
+        missing = sorted(set(files_mids(files)) - overview_mids(inn, group))
+        if not missing or time.monotonic() > deadline:
+            break
+        inn.flush()
+        time.sleep(0.2)
     if missing:
-        raise NyuuFailed(f"{len(missing)} articles of Nyuu's NZB are not on the server "
+        raise NyuuFailed(f"{len(missing)} articles of Nyuu's NZB are not in {group}'s overview "
                          f"(first {missing[0]}):\n{output}\n--- INN\n{inn.log()}")
     return NyuuPost(nzb=nzb, files=files, subjects=subjects, output=output)
