@@ -63,7 +63,7 @@ def obfuscate(folder: Path, base: str) -> dict:
 
 
 def make_release(root: Path, label: str, video: str, pack) -> dict:
-    """A few-MB "video" packed by `pack(folder, base)` into volumes, a par2
+    """A few-MB "video" packed by `pack(folder, base, video)` into volumes, a par2
     set over the volumes, the video removed, the rest renamed: what is posted."""
     folder = root / label
     folder.mkdir()
