@@ -10,9 +10,11 @@ root=$(pwd)
 # python3-zstandard: the server's own Python decodes release chunks (voyager_pl_ext.codec);
 # chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads);
 # par2, p7zip-full, zip, rar: the prober's readers are tested on files these real tools make
-# (rar is in Debian's non-free component, added below)
+# (rar is in Debian's non-free component, added below); nzbget: a real downloader takes the NZBs
 APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium
-              par2 p7zip-full zip rar)
+              par2 p7zip-full zip rar nzbget)
+# node and npm for the poster (Nyuu, below), from Debian only where the machine has no node
+command -v node >/dev/null || APT_PACKAGES+=(nodejs npm)
 
 # rar 7 (RAR 5 with -p and -hp) comes from non-free: add the component to Debian's own sources
 # once (the main archive's first stanza, or its one-line entries); apt-get update follows below
@@ -41,6 +43,23 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 # INN 2, the real news server the tests index (its own script: Debian's postinst needs care)
 bash scripts/setup_inn.sh
+
+# Nyuu 0.4.0, the real poster the tests post with (tests/nyuu.py), into .tools/ of this
+# checkout. Its native yencode builds with node-gyp against the headers Debian's nodejs
+# installs (npm_config_nodedir=/usr), so nothing but the npm registry is reached.
+nyuu_version=0.4.0
+if [ "$(.tools/node_modules/.bin/nyuu --version 2>&1)" != "$nyuu_version" ] \
+    || ! (cd .tools && node -e "require('yencode')" 2>/dev/null); then
+  echo "setup: installing Nyuu $nyuu_version into .tools/"
+  mkdir -p .tools
+  if ! npm_config_nodedir=/usr npm install --prefix .tools --no-audit --no-fund --foreground-scripts \
+      "nyuu@$nyuu_version" > .tools/npm.log 2>&1 \
+      || ! (cd .tools && node -e "require('yencode')"); then
+    cat .tools/npm.log >&2
+    echo "setup: installing Nyuu failed (log above, and in .tools/npm.log)" >&2
+    exit 1
+  fi
+fi
 
 # The virtualenv: Python 3.11 (the brief's version), rebuilt when pyproject changes.
 py=${VOYAGER_PYTHON:-}
