@@ -14,7 +14,9 @@ BEGIN;
 -- A file start more than 20 probed files share (a common sample, an empty
 -- file) matches nothing. Proposals only. The slice [p_from, p_to) is the sets
 -- found in it, the sets of the file starts and par2 articles probed in it (a
--- late probe still finds its set); the rest are index lookups from those sets.
+-- late probe still finds its set) and those of the releases first seen in it
+-- (a pending release moved in after its probes); the rest are index lookups
+-- from those sets.
 CREATE FUNCTION voyager.find_par2_merges(p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (survivor_id bigint, merged_id bigint, via text, set_id bytea)
 LANGUAGE sql STABLE AS $$
@@ -32,6 +34,19 @@ WITH probed AS (
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
       FROM probed k
      WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+    UNION                             -- releases new in the catalog (a pending one moved in long after
+    SELECT f.set_id                   -- its probes): the sets of their file starts and of their par2s
+      FROM voyager.releases r
+      JOIN voyager.file_hashes h ON h.release_id = r.id
+      JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
+    UNION
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
+      FROM voyager.releases r
+      JOIN voyager.probe_candidates pc ON pc.release_id = r.id
+      JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
+     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
+       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), holders AS (
     SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
       FROM sets x

@@ -41,10 +41,12 @@ BEGIN
                              WHERE m.id = v_p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL);
         -- the root's own head, kept before its first member joins
         INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
-                                                segments, bytes, files, complete, has_par2, source, name)
+                                                segments, bytes, files, complete, has_par2, source, name,
+                                                password_status, password, password_source)
         SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
-               r.files, r.complete, r.has_par2, r.source, r.name
-          FROM voyager.releases r WHERE r.id = v_root
+               r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
+          FROM voyager.releases r LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+         WHERE r.id = v_root
             ON CONFLICT (release_id) DO NOTHING;
         -- a survivor merged in: its members go to the root, its own head comes back
         IF EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = v_p.merged) THEN

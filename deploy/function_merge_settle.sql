@@ -6,7 +6,8 @@ BEGIN;
 -- else the readable member's with the most files, else the proving set's
 -- (source 7); its chunk moved under the month its posting date now files it
 -- in; its texts of kind 7 the members' texts, so search finds it by them; its
--- category asked again. A root left without members gets its own head back.
+-- category asked again; its password the surest of its parts'. A root left
+-- without members gets its own head back.
 -- Called under merge_releases' or unmerge_releases' row locks.
 CREATE FUNCTION voyager.merge_settle(p_roots bigint[]) RETURNS integer
 LANGUAGE plpgsql AS $$
@@ -89,6 +90,36 @@ BEGIN
       JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
      WHERE m.merged_into = ANY (v_held)
      GROUP BY m.merged_into, m.id, h.posted_at;
+
+    -- the password: a survivor's is the surest of its own and its members' (passworded before
+    -- unknown, a password kept); a root alone again gets its own back
+    DELETE FROM voyager.release_passwords pw
+     USING voyager.release_own_totals o
+     WHERE o.release_id = ANY (v_alone) AND pw.release_id = o.release_id AND o.password_status IS NULL;
+    INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+    SELECT o.release_id, o.password_status, o.password, o.password_source
+      FROM voyager.release_own_totals o
+     WHERE o.release_id = ANY (v_alone) AND o.password_status IS NOT NULL
+        ON CONFLICT (release_id) DO UPDATE SET status = excluded.status, password = excluded.password,
+                                              source = excluded.source;
+    DELETE FROM voyager.release_passwords pw
+     WHERE pw.release_id = ANY (v_held)
+       AND NOT EXISTS (SELECT FROM voyager.release_own_totals o
+                        WHERE o.release_id = pw.release_id AND o.password_status IS NOT NULL)
+       AND NOT EXISTS (SELECT FROM voyager.releases m JOIN voyager.release_passwords x ON x.release_id = m.id
+                        WHERE m.merged_into = pw.release_id);
+    INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+    SELECT DISTINCT ON (p.root) p.root, p.status, p.password, p.source
+      FROM (SELECT o.release_id AS root, o.password_status AS status, o.password, o.password_source AS source
+              FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_held) AND o.password_status IS NOT NULL
+            UNION ALL
+            SELECT m.merged_into, x.status, x.password, x.source
+              FROM voyager.releases m JOIN voyager.release_passwords x ON x.release_id = m.id
+             WHERE m.merged_into = ANY (v_held)) p
+     ORDER BY p.root, p.password IS NULL, p.status = 1 DESC, p.status = 2 DESC
+        ON CONFLICT (release_id) DO UPDATE SET status = excluded.status, password = excluded.password,
+                                              source = excluded.source
+     WHERE (pw.status, pw.password, pw.source) IS DISTINCT FROM (excluded.status, excluded.password, excluded.source);
 
     DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
     INSERT INTO voyager.recategorize_queue (release_id)

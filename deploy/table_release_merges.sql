@@ -27,7 +27,10 @@ CREATE TABLE voyager.release_own_totals (
     complete       boolean NOT NULL,
     has_par2       boolean NOT NULL,
     source         smallint NOT NULL,
-    name           text NOT NULL
+    name           text NOT NULL,
+    password_status smallint,                 -- its release_passwords row (null: none)
+    password       text,
+    password_source text
 );
 COMMENT ON TABLE voyager.release_own_totals IS
     'A survivor''s own head before it held merged releases: restored when its last member leaves';

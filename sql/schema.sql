@@ -1390,6 +1390,19 @@ WITH probed AS (
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
       FROM probed k
      WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+    UNION                             -- releases new in the catalog (a pending one moved in long after
+    SELECT f.set_id                   -- its probes): the sets of their file starts and of their par2s
+      FROM voyager.releases r
+      JOIN voyager.file_hashes h ON h.release_id = r.id
+      JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
+     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
+    UNION
+    SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
+      FROM voyager.releases r
+      JOIN voyager.probe_candidates pc ON pc.release_id = r.id
+      JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
+     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
+       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), holders AS (
     SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
       FROM sets x
@@ -2201,10 +2214,12 @@ BEGIN
                              WHERE m.id = v_p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL);
         -- the root's own head, kept before its first member joins
         INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
-                                                segments, bytes, files, complete, has_par2, source, name)
+                                                segments, bytes, files, complete, has_par2, source, name,
+                                                password_status, password, password_source)
         SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
-               r.files, r.complete, r.has_par2, r.source, r.name
-          FROM voyager.releases r WHERE r.id = v_root
+               r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
+          FROM voyager.releases r LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+         WHERE r.id = v_root
             ON CONFLICT (release_id) DO NOTHING;
         -- a survivor merged in: its members go to the root, its own head comes back
         IF EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = v_p.merged) THEN
@@ -2319,6 +2334,36 @@ BEGIN
       JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
      WHERE m.merged_into = ANY (v_held)
      GROUP BY m.merged_into, m.id, h.posted_at;
+
+    -- the password: a survivor's is the surest of its own and its members' (passworded before
+    -- unknown, a password kept); a root alone again gets its own back
+    DELETE FROM voyager.release_passwords pw
+     USING voyager.release_own_totals o
+     WHERE o.release_id = ANY (v_alone) AND pw.release_id = o.release_id AND o.password_status IS NULL;
+    INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+    SELECT o.release_id, o.password_status, o.password, o.password_source
+      FROM voyager.release_own_totals o
+     WHERE o.release_id = ANY (v_alone) AND o.password_status IS NOT NULL
+        ON CONFLICT (release_id) DO UPDATE SET status = excluded.status, password = excluded.password,
+                                              source = excluded.source;
+    DELETE FROM voyager.release_passwords pw
+     WHERE pw.release_id = ANY (v_held)
+       AND NOT EXISTS (SELECT FROM voyager.release_own_totals o
+                        WHERE o.release_id = pw.release_id AND o.password_status IS NOT NULL)
+       AND NOT EXISTS (SELECT FROM voyager.releases m JOIN voyager.release_passwords x ON x.release_id = m.id
+                        WHERE m.merged_into = pw.release_id);
+    INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+    SELECT DISTINCT ON (p.root) p.root, p.status, p.password, p.source
+      FROM (SELECT o.release_id AS root, o.password_status AS status, o.password, o.password_source AS source
+              FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_held) AND o.password_status IS NOT NULL
+            UNION ALL
+            SELECT m.merged_into, x.status, x.password, x.source
+              FROM voyager.releases m JOIN voyager.release_passwords x ON x.release_id = m.id
+             WHERE m.merged_into = ANY (v_held)) p
+     ORDER BY p.root, p.password IS NULL, p.status = 1 DESC, p.status = 2 DESC
+        ON CONFLICT (release_id) DO UPDATE SET status = excluded.status, password = excluded.password,
+                                              source = excluded.source
+     WHERE (pw.status, pw.password, pw.source) IS DISTINCT FROM (excluded.status, excluded.password, excluded.source);
 
     DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
     INSERT INTO voyager.recategorize_queue (release_id)
@@ -5804,7 +5849,10 @@ CREATE TABLE voyager.release_own_totals (
     complete boolean NOT NULL,
     has_par2 boolean NOT NULL,
     source smallint NOT NULL,
-    name text NOT NULL
+    name text NOT NULL,
+    password_status smallint,
+    password text,
+    password_source text
 );
 
 

@@ -313,3 +313,16 @@ def test_merges_unmerges_and_the_jobs_at_once_never_deadlock_nor_lose_a_merge(co
     assert conn.execute("SELECT count(*) FROM voyager.release_own_totals").fetchone()[0] == \
         len({s for _r, s in rows if s is not None})
     sound(conn)
+
+
+def test_a_survivor_is_as_locked_as_its_parts(upload):
+    conn, video, par2, sample = upload
+    conn.execute("INSERT INTO voyager.release_passwords (release_id, status, source) VALUES (%s, 1, 'archive')",
+                 (sample,))
+    merge(conn, [(video, par2, "name", None), (video, sample, "name", None)])
+    assert conn.execute("SELECT status FROM voyager.release_passwords WHERE release_id = %s",
+                        (video,)).fetchone() == (1,)
+    conn.execute("SELECT voyager.unmerge_releases(%s)", ([sample],))
+    assert conn.execute("SELECT status FROM voyager.release_passwords WHERE release_id = %s",
+                        (video,)).fetchone() is None
+    sound(conn)

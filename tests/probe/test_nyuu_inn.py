@@ -3,8 +3,11 @@ made by rar 7 (RAR5, -p), p7zip (-p -mhe=on) and par2cmdline, their files
 renamed to random names as an obfuscating poster does, posted by Nyuu 0.4.0
 (tests/nyuu.py) into Debian's INN 2 (tests/inn.py), indexed by `voyager
 worker`, probed by `voyager probe`, named and moved into the catalog by the
-pending ladder (`voyager tick --once`) and `voyager namer`; then Debian's
-NZBGet (tests/nzbget.py) downloads each release's NZB from the web's `t=get`,
+pending ladder (`voyager tick --once`) and `voyager namer`. A third release
+is posted one random-named file at a time under ngPost's obfuscated subject
+(no file counter, no shared stem): the header pass sees one upload a file,
+and the merges job makes it one release again. Then Debian's NZBGet
+(tests/nzbget.py) downloads each release's NZB from the web's `t=get`,
 par2-verifies it, and the files come out byte-identical to those posted.
 
 Skipped only when INN cannot be installed here; Nyuu and NZBGet missing is a
@@ -36,6 +39,7 @@ GROUP = "alt.binaries.voyager.real"
 PASSWORD = "s3cret-Pw"
 VIDEO = "Real.Nyuu.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_7Z = "Real.Nyuu.Sevenz.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_APART = "Real.Nyuu.Apart.2024.720p.WEB.x264-VOY.mkv"
 
 
 def run_tool(argv, cwd: Path, timeout: float = 120) -> str:
@@ -62,7 +66,19 @@ def obfuscate(folder: Path, base: str) -> dict:
     return names
 
 
-def make_release(root: Path, label: str, video: str, pack) -> dict:
+def obfuscate_each(folder: Path, base: str) -> dict:
+    """Gives every file of the release a random name of its own (no shared stem,
+    no extension): {random name: true name}."""
+    names = {}
+    for p in sorted(folder.iterdir()):
+        assert p.name.startswith(base), p.name
+        new = os.urandom(14).hex()
+        p.rename(folder / new)
+        names[new] = p.name
+    return names
+
+
+def make_release(root: Path, label: str, video: str, pack, rename=obfuscate) -> dict:
     """A few-MB "video" packed by `pack(folder, base, video)` into volumes, a par2
     set over the volumes, the video removed, the rest renamed: what is posted."""
     folder = root / label
@@ -74,7 +90,7 @@ def make_release(root: Path, label: str, video: str, pack) -> dict:
     (folder / video).unlink()
     volumes = sorted(p.name for p in folder.iterdir())
     run_tool(["par2", "create", "-q", "-r10", "-n2", f"{base}.par2", *volumes], folder)
-    names = obfuscate(folder, base)
+    names = rename(folder, base)
     return {"label": label, "folder": folder, "video": video, "video_size": len(data), "names": names,
             "volumes": volumes, "sha256": {p.name: sha256(p) for p in folder.iterdir()}}
 
@@ -99,7 +115,8 @@ def inn_available():
 @pytest.fixture(scope="module")
 def releases(tmp_path_factory) -> list[dict]:
     root = tmp_path_factory.mktemp("nyuu-releases")
-    return [make_release(root, "rar", VIDEO, pack_rar), make_release(root, "7z", VIDEO_7Z, pack_7z)]
+    return [make_release(root, "rar", VIDEO, pack_rar), make_release(root, "7z", VIDEO_7Z, pack_7z),
+            make_release(root, "apart", VIDEO_APART, pack_rar, rename=obfuscate_each)]
 
 
 @pytest.fixture(scope="module")
@@ -110,8 +127,23 @@ def fed(inn_available, releases, tmp_path_factory):
         posts = {}
         for rel in releases:
             files = sorted(rel["folder"].iterdir())
-            posts[rel["label"]] = post_files(inn, files, group=GROUP, out_dir=tmp / rel["label"],
-                                             poster=f"{os.urandom(4).hex()} <{os.urandom(4).hex()}@ngPost.com>")
+            poster = f"{os.urandom(4).hex()} <{os.urandom(4).hex()}@ngPost.com>"
+            if rel["label"] != "apart":
+                posts[rel["label"]] = post_files(inn, files, group=GROUP, out_dir=tmp / rel["label"], poster=poster)
+                continue
+            # one random-named file at a time under ngPost's obfuscated subject (no file counter):
+            # each file is an upload of its own to the header pass; the par2 merge makes them one
+            whole = None
+            for i, f in enumerate(files):
+                one = post_files(inn, [f], group=GROUP, out_dir=tmp / rel["label"] / str(i), poster=poster,
+                                 subject='"{filename}" yEnc ({part}/{parts})')
+                if whole is None:
+                    whole = one
+                else:
+                    whole.files.update(one.files)
+                    whole.subjects.update(one.subjects)
+                    whole.output += "\n" + one.output
+            posts[rel["label"]] = whole
         yield inn, posts
 
 
@@ -138,12 +170,18 @@ def indexed(fed, admin_dsn, template_db, tmp_path_factory):
               "VOYAGER_NNTP_WANT", "VOYAGER_NNTP_MODES"):
         env.pop(k, None)
     said = {}
+    with psycopg.connect(dsn, autocommit=True) as conn:        # the merges read what is new at once
+        conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
     try:
         for step, argv in (("plan", ["plan"]),
                            ("worker", ["worker", "--until-idle", "--flush-at-end", "--node", "nyuu"]),
                            ("probe", ["probe", "--threads", "2", "--until-idle", "--node", "nyuu"]),
                            ("tick", ["tick", "--once", "--node", "nyuu"]),
-                           ("namer", ["namer", "--until-idle", "--node", "nyuu"])):
+                           ("namer", ["namer", "--until-idle", "--node", "nyuu"]),
+                           ("merges", ["tick", "--once", "--node", "nyuu"])):
+            if step == "merges":
+                with psycopg.connect(dsn, autocommit=True) as conn:
+                    conn.execute("UPDATE voyager.jobs SET next_run_at = now() WHERE name IN ('merges', 'settle')")
             said[step] = voyager(argv, env)
         with psycopg.connect(dsn, autocommit=True) as conn:
             yield conn, dsn, env, said
@@ -196,7 +234,8 @@ def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
     _inn, posts = fed
     conn, _dsn, _env, said = indexed
     for rel in releases:
-        par2_mids = {m for n, mids in posts[rel["label"]].files.items() if n.endswith(".par2") for m in mids}
+        par2_mids = {m for n, mids in posts[rel["label"]].files.items() if rel["names"][n].endswith(".par2")
+                     for m in mids}
         sets = conn.execute("SELECT set_id, creator, message_id FROM voyager.par2_sets s WHERE EXISTS "
                             "(SELECT 1 FROM voyager.par2_files f WHERE f.set_id = s.set_id AND f.name = %s)",
                             (rel["volumes"][0],)).fetchall()
@@ -229,8 +268,15 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
     # named from the par2 sets, moved into the catalog: passworded, the inner name searchable
     got = {name: (source, status) for name, source, status in conn.execute(
         "SELECT r.name, r.source, p.status FROM voyager.releases r "
-        "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id")}
+        "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id WHERE r.merged_into IS NULL")}
+    apart = VIDEO_APART.rsplit(".", 1)[0]
+    assert got.pop(apart, None) in ((7, 1), (8, 1)), (got, printed(said))    # by its set, or its volumes' file
     assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1)}, (got, printed(said))
+    # posted one random-named file at a time: merged into one release holding every file
+    files, merged = conn.execute("SELECT r.files, (SELECT count(*) FROM voyager.release_merges m "
+                                 "WHERE m.survivor_id = r.id) FROM voyager.releases r "
+                                 "WHERE r.name = %s AND r.merged_into IS NULL", (apart,)).fetchone()
+    assert files == len(releases[2]["names"]) and merged == files - 1, (files, merged, printed(said))
     inner = conn.execute("SELECT text FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
                          "WHERE t.kind = 2 AND r.name = %s", (VIDEO.rsplit(".", 1)[0],)).fetchall()
     assert inner == [(VIDEO,)], (inner, printed(said))
@@ -256,8 +302,8 @@ def test_nzbget_downloads_the_nzbs_and_par2_verifies_them(fed, releases, indexed
     with NzbGet(tmp_path / "nzbget", host=inn.host, port=inn.reader_port) as nzbget:
         for rel in releases:
             name = rel["video"].rsplit(".", 1)[0]
-            (guid,) = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE name = %s",
-                                   (name,)).fetchone()
+            (guid,) = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases "
+                                   "WHERE name = %s AND merged_into IS NULL", (name,)).fetchone()
             with urlopen(f"{server.base}/api?{urlencode({'t': 'get', 'id': guid, 'apikey': key})}",
                          timeout=30) as r:
                 assert r.status == 200 and r.headers["X-DNZB-Name"] == name
@@ -268,4 +314,9 @@ def test_nzbget_downloads_the_nzbs_and_par2_verifies_them(fed, releases, indexed
             # the par2 set gave the volumes their true names back; every byte is what was posted
             want = {rel["names"][n] if rel["names"][n] in rel["volumes"] else n: h
                     for n, h in rel["sha256"].items()}
-            assert {n: sha256(p) for n, p in done.files.items()} == want, why
+            got = {n: sha256(p) for n, p in done.files.items()}
+            # the volumes under their true names; the par2 files as posted (NZBGet names a par2
+            # posted without its extension after its set: its bytes are what count)
+            volumes = {n: h for n, h in want.items() if n in rel["volumes"]}
+            assert {n: h for n, h in got.items() if n in volumes} == volumes, (sorted(got), sorted(want), why)
+            assert sorted(got.values()) == sorted(want.values()), (sorted(got), sorted(want), why)
