@@ -31,7 +31,7 @@ WITH touched AS (
       JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
                              AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
                                                  AND l.posted_at + interval '12 hours'
-                             AND n.settled_at IS NOT NULL
+                             AND n.settled_at IS NOT NULL AND n.merged_into IS NULL
      WHERE l.stem = ANY (voyager.inner_stems(n.id))
 ), ranked AS (
     SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,

@@ -52,7 +52,7 @@ WITH sets AS (
       JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
                              AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
                                                  AND h.posted_at + interval '12 hours'
-                             AND c.id <> h.id AND c.settled_at IS NOT NULL
+                             AND c.id <> h.id AND c.settled_at IS NOT NULL AND c.merged_into IS NULL
                              AND c.files <= s.files + 5      -- more than the set lists: not all named
      WHERE NOT EXISTS (SELECT FROM held o WHERE o.set_id = x.set_id AND o.holder_id = c.id)
        AND (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0

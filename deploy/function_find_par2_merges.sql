@@ -65,6 +65,7 @@ WITH probed AS (
     SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
       FROM described d
       JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
+                                 AND r.merged_into IS NULL        -- merged already: nothing to propose
       JOIN holders n ON n.set_id = d.set_id AND n.group_id = r.group_id
                     AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
      WHERE NOT EXISTS (SELECT FROM holders o WHERE o.set_id = d.set_id AND o.id = r.id)

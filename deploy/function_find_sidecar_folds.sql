@@ -24,6 +24,7 @@ WITH small AS (
                              AND s.posted_at BETWEEN n.posted_at - interval '10 minutes'
                                                  AND n.posted_at + interval '10 minutes'
                              AND s.files <= 3 AND s.bytes < 1048576 AND s.settled_at IS NOT NULL
+                             AND s.merged_into IS NULL
      WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
 ), sidecars AS (
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, r.bytes, r.file_total, r.name, f.names
@@ -51,6 +52,7 @@ WITH small AS (
                              AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
                                                  AND s.posted_at + interval '10 minutes'
                              AND b.id <> s.id AND b.bytes > s.bytes AND b.settled_at IS NOT NULL
+                             AND b.merged_into IS NULL
      WHERE EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
                     WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
 )

@@ -20,14 +20,19 @@ WITH parts AS (
     SELECT f.name, f.size, f.md5_16k FROM voyager.par2_files f WHERE f.set_id = p_set_id
 )
 SELECT EXISTS (SELECT FROM described)
-   AND ((SELECT bool_and(voyager.name_key(d.name) IN (SELECT voyager.name_key(n) FROM names)
-                         OR EXISTS (SELECT FROM voyager.file_hashes h
-                                     WHERE h.md5_16k = d.md5_16k AND h.size = d.size
-                                       AND h.release_id IN (SELECT id FROM parts)))
-           FROM described d)
-        OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
-              >= (SELECT count(*) FROM described)
-            AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)))
+   AND CASE WHEN (SELECT bool_and(EXISTS (SELECT FROM voyager.file_hashes h       -- by hash: no chunk decoded
+                                           WHERE h.md5_16k = d.md5_16k AND h.size = d.size
+                                             AND h.release_id IN (SELECT id FROM parts)))
+                    FROM described d)
+            THEN true
+            ELSE (SELECT bool_and(voyager.name_key(d.name) IN (SELECT voyager.name_key(n) FROM names)
+                                  OR EXISTS (SELECT FROM voyager.file_hashes h
+                                              WHERE h.md5_16k = d.md5_16k AND h.size = d.size
+                                                AND h.release_id IN (SELECT id FROM parts)))
+                    FROM described d)
+                 OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
+                       >= (SELECT count(*) FROM described)
+                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END
 $$;
 COMMENT ON FUNCTION voyager.par2_complete(bigint, bytea) IS
     'Whether a release with its merged ones holds every file a par2 set describes (by name, hash, or count and bytes)';

@@ -1289,7 +1289,7 @@ WITH touched AS (
       JOIN voyager.releases n ON n.poster_id = l.poster_id AND n.group_id = l.group_id
                              AND n.posted_at BETWEEN l.posted_at - interval '12 hours'
                                                  AND l.posted_at + interval '12 hours'
-                             AND n.settled_at IS NOT NULL
+                             AND n.settled_at IS NOT NULL AND n.merged_into IS NULL
      WHERE l.stem = ANY (voyager.inner_stems(n.id))
 ), ranked AS (
     SELECT m.*, first_value(m.id) OVER w AS survivor, first_value(m.files) OVER w AS survivor_files,
@@ -1348,7 +1348,7 @@ WITH sets AS (
       JOIN voyager.releases c ON c.poster_id = h.poster_id AND c.group_id = h.group_id
                              AND c.posted_at BETWEEN h.posted_at - interval '12 hours'
                                                  AND h.posted_at + interval '12 hours'
-                             AND c.id <> h.id AND c.settled_at IS NOT NULL
+                             AND c.id <> h.id AND c.settled_at IS NOT NULL AND c.merged_into IS NULL
                              AND c.files <= s.files + 5      -- more than the set lists: not all named
      WHERE NOT EXISTS (SELECT FROM held o WHERE o.set_id = x.set_id AND o.holder_id = c.id)
        AND (SELECT count(*) FILTER (WHERE voyager.side_kind(n) IS NULL) > 0
@@ -1421,6 +1421,7 @@ WITH probed AS (
     SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
       FROM described d
       JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
+                                 AND r.merged_into IS NULL        -- merged already: nothing to propose
       JOIN holders n ON n.set_id = d.set_id AND n.group_id = r.group_id
                     AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
      WHERE NOT EXISTS (SELECT FROM holders o WHERE o.set_id = d.set_id AND o.id = r.id)
@@ -1471,6 +1472,7 @@ WITH small AS (
                              AND s.posted_at BETWEEN n.posted_at - interval '10 minutes'
                                                  AND n.posted_at + interval '10 minutes'
                              AND s.files <= 3 AND s.bytes < 1048576 AND s.settled_at IS NOT NULL
+                             AND s.merged_into IS NULL
      WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
 ), sidecars AS (
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, r.bytes, r.file_total, r.name, f.names
@@ -1498,6 +1500,7 @@ WITH small AS (
                              AND b.posted_at BETWEEN s.posted_at - interval '10 minutes'
                                                  AND s.posted_at + interval '10 minutes'
                              AND b.id <> s.id AND b.bytes > s.bytes AND b.settled_at IS NOT NULL
+                             AND b.merged_into IS NULL
      WHERE EXISTS (SELECT FROM unnest(voyager.release_file_names(b.id, b.posted_at)) n
                     WHERE coalesce(voyager.side_kind(n) NOT IN ('sidecar', 'image'), true))
 )
@@ -2206,7 +2209,44 @@ BEGIN
         OR r.merged_into = ANY (p_merged)
      ORDER BY r.id FOR UPDATE;
 
-    FOR v_p IN SELECT * FROM unnest(p_survivor, p_merged, p_via, p_set) AS p(survivor, merged, via, set_id) LOOP
+    -- the plain proposals at once (nearly all of them): the survivor's root and the merged
+    -- release settled, the merged one on its own (no members, merged nowhere), no root of
+    -- another proposal, and the root merged by none; the first proposal of a release wins
+    CREATE TEMP TABLE IF NOT EXISTS merge_plain (merged bigint PRIMARY KEY, root bigint, via text, set_id bytea)
+        ON COMMIT DROP;
+    TRUNCATE merge_plain;
+    WITH p AS (
+        SELECT DISTINCT ON (x.merged) x.merged, x.via, x.set_id, coalesce(s.merged_into, s.id) AS root
+          FROM unnest(p_survivor, p_merged, p_via, p_set) WITH ORDINALITY AS x(survivor, merged, via, set_id, ord)
+          JOIN voyager.releases s ON s.id = x.survivor AND s.settled_at IS NOT NULL
+         ORDER BY x.merged, x.ord
+    )
+    INSERT INTO merge_plain
+    SELECT p.merged, p.root, p.via, p.set_id
+      FROM p JOIN voyager.releases m ON m.id = p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL
+     WHERE p.root <> p.merged
+       AND NOT EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = p.merged)
+       AND p.merged NOT IN (SELECT q.root FROM p q)
+       AND p.root NOT IN (SELECT q.merged FROM p q);
+    INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
+                                            segments, bytes, files, complete, has_par2, source, name,
+                                            password_status, password, password_source)
+    SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
+           r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
+      FROM voyager.releases r LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+     WHERE r.id IN (SELECT root FROM merge_plain)
+        ON CONFLICT (release_id) DO NOTHING;
+    UPDATE voyager.releases m SET merged_into = x.root FROM merge_plain x WHERE m.id = x.merged;
+    INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
+    SELECT x.merged, x.root, x.via, x.set_id FROM merge_plain x
+        ON CONFLICT (merged_id) DO UPDATE
+       SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
+    SELECT coalesce(array_agg(DISTINCT x.root), '{}'), count(*) INTO v_roots, v_merged FROM merge_plain x;
+
+    -- the rest one at a time, in order: chains within the batch, survivors merged in
+    FOR v_p IN SELECT x.* FROM unnest(p_survivor, p_merged, p_via, p_set) WITH ORDINALITY AS x(survivor, merged, via, set_id, ord)
+                WHERE NOT EXISTS (SELECT FROM merge_plain y WHERE y.merged = x.merged)
+                ORDER BY x.ord LOOP
         SELECT coalesce(s.merged_into, s.id) INTO v_root
           FROM voyager.releases s WHERE s.id = v_p.survivor AND s.settled_at IS NOT NULL;
         CONTINUE WHEN v_root IS NULL OR v_root = v_p.merged
@@ -2672,14 +2712,19 @@ WITH parts AS (
     SELECT f.name, f.size, f.md5_16k FROM voyager.par2_files f WHERE f.set_id = p_set_id
 )
 SELECT EXISTS (SELECT FROM described)
-   AND ((SELECT bool_and(voyager.name_key(d.name) IN (SELECT voyager.name_key(n) FROM names)
-                         OR EXISTS (SELECT FROM voyager.file_hashes h
-                                     WHERE h.md5_16k = d.md5_16k AND h.size = d.size
-                                       AND h.release_id IN (SELECT id FROM parts)))
-           FROM described d)
-        OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
-              >= (SELECT count(*) FROM described)
-            AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)))
+   AND CASE WHEN (SELECT bool_and(EXISTS (SELECT FROM voyager.file_hashes h       -- by hash: no chunk decoded
+                                           WHERE h.md5_16k = d.md5_16k AND h.size = d.size
+                                             AND h.release_id IN (SELECT id FROM parts)))
+                    FROM described d)
+            THEN true
+            ELSE (SELECT bool_and(voyager.name_key(d.name) IN (SELECT voyager.name_key(n) FROM names)
+                                  OR EXISTS (SELECT FROM voyager.file_hashes h
+                                              WHERE h.md5_16k = d.md5_16k AND h.size = d.size
+                                                AND h.release_id IN (SELECT id FROM parts)))
+                    FROM described d)
+                 OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
+                       >= (SELECT count(*) FROM described)
+                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END
 $$;
 
 

@@ -1,0 +1,160 @@
+"""`voyager bench phase2`: the merges job on a big catalog, after a burst of
+probe results.
+
+A generated catalog of --releases (bench.catalog, in its own scratch
+database, voyager_phase2_scratch, reused when built) gets --probed new probe
+results at once: uploads of --upload releases each (the newest releases, one
+poster, one group, posted a minute apart), one holding a par2 set that
+describes the others' first 16 KiB and sizes, the rest lone files whose
+probes read those starts; the probe cache, file hashes, par2 sets and files
+filled as store_probes fills them, the results arriving over ten minutes. Then the tick's merges job runs, run
+after run, until its place has caught up: each run's time, the database's
+CPU (the whole server) per thousand probed releases, and the merges against
+what was planted. Prints one JSON line. The planted rows are removed after
+(the merges undone), so the catalog can be measured again.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import psycopg
+
+from bench.catalog import build
+from bench.cpu import postgres_cpu
+from voyager.config import Config
+
+PLANT_SQL = """
+WITH picked AS (                      -- the newest releases, in uploads of %(upload)s
+    SELECT r.id, (row_number() OVER (ORDER BY r.id) - 1) / %(upload)s AS u,
+           (row_number() OVER (ORDER BY r.id) - 1) %% %(upload)s AS k
+      FROM (SELECT id FROM voyager.releases ORDER BY id DESC LIMIT %(probed)s) r
+), heads AS (
+    SELECT p.u, r.id AS holder, r.poster_id, r.group_id, r.posted_at
+      FROM picked p JOIN voyager.releases r ON r.id = p.id WHERE p.k = 0
+)
+INSERT INTO bench_phase2 (id, u, k, holder, poster_id, group_id, posted_at, old_posted_at, old_poster_id,
+                          old_group_id)
+SELECT p.id, p.u, p.k, h.holder, h.poster_id, h.group_id, h.posted_at + make_interval(mins => p.k::integer),
+       r.posted_at, r.poster_id, r.group_id
+  FROM picked p JOIN heads h ON h.u = p.u JOIN voyager.releases r ON r.id = p.id
+"""
+
+
+def plant(conn: psycopg.Connection, probed: int, upload: int) -> None:
+    conn.execute("""CREATE TABLE IF NOT EXISTS bench_phase2 (id bigint PRIMARY KEY, u bigint, k bigint, holder bigint,
+                        poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
+                        old_poster_id integer, old_group_id integer)""")
+    conn.execute("TRUNCATE bench_phase2")
+    conn.execute(PLANT_SQL, {"probed": probed, "upload": upload})
+    # one upload: one poster, one group, a minute apart (the chunk under its new month)
+    conn.execute("""UPDATE voyager.release_chunks c SET month = voyager.chunk_month(b.posted_at)
+                      FROM bench_phase2 b
+                     WHERE c.release_id = b.id AND c.month = voyager.chunk_month(b.old_posted_at)
+                       AND voyager.chunk_month(b.old_posted_at) <> voyager.chunk_month(b.posted_at)""")
+    conn.execute("""UPDATE voyager.releases r SET poster_id = b.poster_id, group_id = b.group_id,
+                           posted_at = b.posted_at, last_posted_at = b.posted_at + interval '30 seconds'
+                      FROM bench_phase2 b WHERE r.id = b.id""")
+    # the probes' facts as store_probes writes them
+    conn.execute("""INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id, found_at)
+                    SELECT substring(sha256(('set' || b.u)::bytea) FROM 1 FOR 16), 'par2cmdline',
+                           format('Bench.Upload.%%s.2024.1080p.WEB.x264-VOY.mkv', b.u), %(files)s, format('p%%s@bench', b.id),
+                           now() - make_interval(secs => 600 - 600.0 * b.u / (SELECT max(u) + 1 FROM bench_phase2))
+                      FROM bench_phase2 b WHERE b.k = 0""", {"files": upload - 1})
+    conn.execute("""INSERT INTO voyager.par2_files (set_id, file_id, name, size, md5_16k, md5)
+                    SELECT substring(sha256(('set' || b.u)::bytea) FROM 1 FOR 16),
+                           substring(sha256(('fid' || b.id)::bytea) FROM 1 FOR 16),
+                           format('Bench.Upload.%%s.part%%s.rar', b.u, b.k), 50000000 + b.k,
+                           substring(sha256(('16k' || b.id)::bytea) FROM 1 FOR 16),
+                           substring(sha256(('md5' || b.id)::bytea) FROM 1 FOR 16)
+                      FROM bench_phase2 b WHERE b.k > 0""", {})
+    conn.execute("""INSERT INTO voyager.probe_candidates (release_id, kind, message_id, file_index, probed_at)
+                    SELECT b.id, CASE WHEN b.k = 0 THEN 'par2' ELSE 'lone' END, format('p%%s@bench', b.id), 0,
+                           now() - make_interval(secs => 600 - 600.0 * b.u / (SELECT max(u) + 1 FROM bench_phase2))
+                      FROM bench_phase2 b
+                        ON CONFLICT DO NOTHING""", {})
+    conn.execute("""INSERT INTO voyager.probe_cache (message_id, kind, status, bytes, facts, probed_at)
+                    SELECT format('p%%s@bench', b.id), CASE WHEN b.k = 0 THEN 'par2' ELSE 'lone' END, 0, 716800,
+                           CASE WHEN b.k = 0
+                                THEN jsonb_build_object('par2', jsonb_build_object(
+                                         'set_id', encode(substring(sha256(('set' || b.u)::bytea) FROM 1 FOR 16), 'hex')))
+                                ELSE jsonb_build_object('start', jsonb_build_object(
+                                         'md5_16k', encode(substring(sha256(('16k' || b.id)::bytea) FROM 1 FOR 16), 'hex'),
+                                         'size', 50000000 + b.k)) END,
+                           now() - make_interval(secs => 600 - 600.0 * b.u / (SELECT max(u) + 1 FROM bench_phase2))
+                      FROM bench_phase2 b""", {})
+    conn.execute("""INSERT INTO voyager.file_hashes (message_id, md5_16k, size, release_id, file_index)
+                    SELECT format('p%%s@bench', b.id), substring(sha256(('16k' || b.id)::bytea) FROM 1 FOR 16),
+                           50000000 + b.k, b.id, 0
+                      FROM bench_phase2 b WHERE b.k > 0""", {})
+    conn.execute("ANALYZE")
+
+
+def unplant(conn: psycopg.Connection) -> None:
+    """The merges undone and the planted rows gone: the catalog as it was."""
+    conn.execute("SELECT voyager.unmerge_releases(array_agg(DISTINCT holder)) FROM bench_phase2")
+    conn.execute("SELECT voyager.unmerge_releases(array_agg(survivor_id)) FROM voyager.release_merges")
+    conn.execute("DELETE FROM voyager.file_hashes WHERE message_id LIKE 'p%@bench'")
+    conn.execute("DELETE FROM voyager.probe_cache WHERE message_id LIKE 'p%@bench'")
+    conn.execute("DELETE FROM voyager.probe_candidates WHERE message_id LIKE 'p%@bench'")
+    conn.execute("DELETE FROM voyager.par2_files f USING voyager.par2_sets s "
+                 "WHERE f.set_id = s.set_id AND s.message_id LIKE 'p%@bench'")
+    conn.execute("DELETE FROM voyager.par2_sets WHERE message_id LIKE 'p%@bench'")
+    conn.execute("""UPDATE voyager.releases r SET poster_id = b.old_poster_id, group_id = b.old_group_id,
+                           posted_at = b.old_posted_at, last_posted_at = b.old_posted_at + interval '600 seconds'
+                      FROM bench_phase2 b WHERE r.id = b.id""")
+    conn.execute("""UPDATE voyager.release_chunks c SET month = voyager.chunk_month(b.old_posted_at)
+                      FROM bench_phase2 b
+                     WHERE c.release_id = b.id AND c.month = voyager.chunk_month(b.posted_at)
+                       AND voyager.chunk_month(b.old_posted_at) <> voyager.chunk_month(b.posted_at)""")
+    conn.execute("DELETE FROM voyager.recategorize_queue")
+    conn.execute("TRUNCATE bench_phase2")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="voyager bench phase2", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--releases", type=int, default=1_000_000, help="releases of the catalog")
+    ap.add_argument("--probed", type=int, default=100_000, help="releases with a new probe result")
+    ap.add_argument("--upload", type=int, default=10, help="releases an upload was posted as")
+    a = ap.parse_args(argv)
+    cfg = Config.from_env()
+    t0 = time.monotonic()
+    dsn = build(cfg.dsn, a.releases, name="voyager_phase2_scratch", log=lambda m: print(m, file=sys.stderr))
+    built = time.monotonic() - t0
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
+        plant(conn, a.probed, a.upload)
+        conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
+        conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
+        runs = []
+        cpu0 = postgres_cpu(conn)
+        while True:
+            c0, w0 = postgres_cpu(conn), time.monotonic()
+            out = conn.execute("SELECT voyager.run_sql_job('merges')").fetchone()[0]
+            c1, w1 = postgres_cpu(conn), time.monotonic()
+            runs.append({"seconds": round(w1 - w0, 3), "db_cpu_s": round(c1 - c0, 3) if c0 is not None else None,
+                         **{k: out[k] for k in ("slices", "proposed", "merged")}})
+            if out["behind"] in ("00:00:00", "0") or len(runs) >= 50:
+                break
+        cpu = postgres_cpu(conn) - cpu0 if cpu0 is not None else None
+        merged = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
+        survivors = conn.execute("SELECT count(DISTINCT survivor_id) FROM voyager.release_merges").fetchone()[0]
+        right = conn.execute("""SELECT count(*) FROM voyager.release_merges m JOIN bench_phase2 b ON b.id = m.merged_id
+                                  JOIN bench_phase2 s ON s.id = m.survivor_id WHERE s.u = b.u""").fetchone()[0]
+        counts_off = conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0]
+        unplant(conn)
+    print(json.dumps({
+        "bench": "phase2", "releases": a.releases, "probed": a.probed, "upload": a.upload,
+        "catalog_seconds": round(built, 1), "runs": runs,
+        "max_run_seconds": max(r["seconds"] for r in runs),
+        "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
+        "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
+        "planted_merges": a.probed - a.probed // a.upload, "search_counts_off": counts_off,
+        "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
