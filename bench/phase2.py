@@ -144,7 +144,9 @@ def main(argv: list[str] | None = None) -> int:
         right = conn.execute("""SELECT count(*) FROM voyager.release_merges m JOIN bench_phase2 b ON b.id = m.merged_id
                                   JOIN bench_phase2 s ON s.id = m.survivor_id WHERE s.u = b.u""").fetchone()[0]
         counts_off = conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0]
+        t1 = time.monotonic()
         unplant(conn)
+        undone = time.monotonic() - t1
     print(json.dumps({
         "bench": "phase2", "releases": a.releases, "probed": a.probed, "upload": a.upload,
         "catalog_seconds": round(built, 1), "runs": runs,
@@ -152,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
         "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
         "planted_merges": a.probed - a.probed // a.upload, "search_counts_off": counts_off,
+        "unmerge_seconds": round(undone, 1),
         "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}), flush=True)
     return 0
 

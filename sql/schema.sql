@@ -2203,10 +2203,14 @@ BEGIN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+    -- (each set by an index: the releases given, their roots, the members of those merged)
     PERFORM 1 FROM voyager.releases r
-     WHERE r.id = ANY (p_survivor || p_merged)
-        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_survivor || p_merged))
-        OR r.merged_into = ANY (p_merged)
+     WHERE r.id IN (SELECT i FROM unnest(p_survivor || p_merged) i
+                    UNION
+                    SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
+                     WHERE x.merged_into IS NOT NULL
+                    UNION
+                    SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i)
      ORDER BY r.id FOR UPDATE;
 
     -- the plain proposals at once (nearly all of them): the survivor's root and the merged
@@ -5200,13 +5204,19 @@ DECLARE
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
     PERFORM 1 FROM voyager.releases r
-     WHERE r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids)
-        OR r.id IN (SELECT x.merged_into FROM voyager.releases x WHERE x.id = ANY (p_ids))
+     WHERE r.id IN (SELECT i FROM unnest(p_ids) i
+                    UNION
+                    SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
+                    UNION
+                    SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
+                     WHERE x.merged_into IS NOT NULL)
      ORDER BY r.id FOR UPDATE;
     SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
       INTO v_out, v_roots
-      FROM voyager.releases r
-     WHERE r.merged_into IS NOT NULL AND (r.id = ANY (p_ids) OR r.merged_into = ANY (p_ids));
+      FROM (SELECT x.id, x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
+             WHERE x.merged_into IS NOT NULL
+            UNION
+            SELECT x.id, x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i) r;
     UPDATE voyager.releases r SET merged_into = NULL WHERE r.id = ANY (v_out);
     DELETE FROM voyager.release_merges rm WHERE rm.merged_id = ANY (v_out);
     DELETE FROM voyager.release_judgements j WHERE j.release_id = ANY (v_out) AND j.verdict = 'merged';
