@@ -94,8 +94,7 @@ def plant(conn: psycopg.Connection, probed: int, upload: int) -> None:
 
 def unplant(conn: psycopg.Connection) -> None:
     """The merges undone and the planted rows gone: the catalog as it was."""
-    conn.execute("SELECT voyager.unmerge_releases(array_agg(DISTINCT holder)) FROM bench_phase2")
-    conn.execute("SELECT voyager.unmerge_releases(array_agg(survivor_id)) FROM voyager.release_merges")
+    conn.execute("SELECT voyager.unmerge_releases(array_agg(DISTINCT survivor_id)) FROM voyager.release_merges")
     conn.execute("DELETE FROM voyager.file_hashes WHERE message_id LIKE 'p%@bench'")
     conn.execute("DELETE FROM voyager.probe_cache WHERE message_id LIKE 'p%@bench'")
     conn.execute("DELETE FROM voyager.probe_candidates WHERE message_id LIKE 'p%@bench'")

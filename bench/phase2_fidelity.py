@@ -15,25 +15,15 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 import psycopg
 
-from bench.probe import serve
+from bench.probe import corpus_dir, replay, serve
 from voyager.config import Config
 from voyager.db import fresh_database
 
 # phase 2's jobs, in the order one pass runs them (a job not deployed is skipped)
 PHASE2_JOBS = ("settle", "pending_ladder", "merges", "recategorize", "search_counts")
-
-
-def corpus_dir(home: Path, seed: int, lines: int) -> Path:
-    out = home / "bench" / f"phase2-corpus-{seed}-{lines}"
-    if not (out / "bodies" / "files.jsonl").exists():
-        from sim.generate import Options, generate
-        generate(Options(out=out, seed=seed, groups=2, lines=lines, days=3, range_articles=50_000,
-                         chunk_articles=10_000, profile="phase2"))
-    return out
 
 
 def run_jobs(conn: psycopg.Connection, namer=None, passes: int = 5) -> dict:
@@ -67,19 +57,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=4)
     a = ap.parse_args(argv)
     cfg = Config.from_env()
-    corpus = corpus_dir(cfg.home, a.seed, a.lines)
+    corpus = corpus_dir(cfg.home, a.seed, a.lines, profile="phase2", days=3)
     dsn = fresh_database(cfg.dsn, "voyager_phase2_scratch")
     from sim.phase2_truth import score_phase2
     from voyager.corpus import Corpus
     from workers.namer import Namer
     from workers.nntp import NntpConfig
     from workers.prober import Prober
-    from workers.replay import catalog_releases, replay_into_db
+    from workers.replay import catalog_releases
     t0 = time.monotonic()
     with psycopg.connect(dsn, autocommit=True) as conn:
-        for name, value in {"range_articles": 50_000, "chunk_articles": 10_000}.items():
-            conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
-        replay_into_db(conn, corpus)
+        replay(conn, corpus)
         server, port = serve(corpus)
         try:
             nntp = NntpConfig(host="127.0.0.1", port=port, connections=a.threads)

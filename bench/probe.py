@@ -35,13 +35,26 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def corpus_dir(home: Path, seed: int, lines: int) -> Path:
-    out = home / "bench" / f"probe-corpus-{seed}-{lines}"
+def corpus_dir(home: Path, seed: int, lines: int, *, profile: str | None = None, days: int = 2) -> Path:
+    """A generated corpus with bodies under $VOYAGER_HOME/bench, made once (a
+    profile's corpus under the profile's name)."""
+    out = home / "bench" / f"{profile or 'probe'}-corpus-{seed}-{lines}"
     if not (out / "bodies" / "files.jsonl").exists():
         from sim.generate import Options, generate
-        generate(Options(out=out, seed=seed, groups=2, lines=lines, days=2, range_articles=50_000,
-                         chunk_articles=10_000))
+        generate(Options(out=out, seed=seed, groups=2, lines=lines, days=days, range_articles=RANGE_ARTICLES,
+                         chunk_articles=CHUNK_ARTICLES, profile=profile))
     return out
+
+
+RANGE_ARTICLES, CHUNK_ARTICLES = 50_000, 10_000
+
+
+def replay(conn: psycopg.Connection, corpus: Path) -> None:
+    """The corpus into the scratch database on its own grid, as a worker would have stored it."""
+    from workers.replay import replay_into_db
+    for name, value in {"range_articles": RANGE_ARTICLES, "chunk_articles": CHUNK_ARTICLES}.items():
+        conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
+    replay_into_db(conn, corpus)
 
 
 def serve(corpus: Path) -> tuple[subprocess.Popen, int]:
@@ -71,11 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     dsn = fresh_database(cfg.dsn, "voyager_probe_scratch")
     from workers.nntp import NntpConfig
     from workers.prober import Prober
-    from workers.replay import replay_into_db
     with psycopg.connect(dsn, autocommit=True) as conn:
-        for name, value in {"range_articles": 50_000, "chunk_articles": 10_000}.items():
-            conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s", (str(value), name))
-        replay_into_db(conn, corpus)
+        replay(conn, corpus)
         targets = conn.execute("SELECT count(*) FROM voyager.probe_candidates").fetchone()[0]
         server, port = serve(corpus)
         try:

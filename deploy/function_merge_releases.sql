@@ -12,6 +12,31 @@ BEGIN;
 -- rows a merge touches depends on merges before it, so no row order alone
 -- could keep two from waiting on each other; then every release it touches
 -- is locked, by id, against the other writers of releases.
+-- What a merge writes, for merge_releases' plain proposals at once and its
+-- others one at a time: each root's own head kept before its first member
+-- joins, each merged release pointed at its root, release_merges saying so.
+CREATE FUNCTION voyager.merge_record(p_merged bigint[], p_roots bigint[], p_via text[], p_set bytea[])
+RETURNS void
+LANGUAGE sql AS $$
+INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
+                                        segments, bytes, files, complete, has_par2, source, name,
+                                        password_status, password, password_source)
+SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
+       r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
+  FROM (SELECT DISTINCT unnest(p_roots)) i(id)
+  JOIN voyager.releases r ON r.id = i.id
+  LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+    ON CONFLICT (release_id) DO NOTHING;
+UPDATE voyager.releases m SET merged_into = x.root
+  FROM unnest(p_merged, p_roots) x(merged, root) WHERE m.id = x.merged;
+INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
+SELECT x.merged, x.root, x.via, x.set_id FROM unnest(p_merged, p_roots, p_via, p_set) x(merged, root, via, set_id)
+    ON CONFLICT (merged_id) DO UPDATE
+   SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
+$$;
+COMMENT ON FUNCTION voyager.merge_record(bigint[], bigint[], text[], bytea[]) IS
+    'merge_releases'' writes: the roots'' own heads kept, the merged releases pointed at their roots, release_merges';
+
 CREATE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[])
 RETURNS jsonb
 LANGUAGE plpgsql AS $$
@@ -20,6 +45,9 @@ DECLARE
     v_root bigint;
     v_roots bigint[] := '{}';
     v_merged integer := 0;
+    v_plain bigint[];
+    v_via text[];
+    v_set bytea[];
 BEGIN
     IF cardinality(p_survivor) IS DISTINCT FROM cardinality(p_merged)
        OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_via)
@@ -40,66 +68,40 @@ BEGIN
     -- the plain proposals at once (nearly all of them): the survivor's root and the merged
     -- release settled, the merged one on its own (no members, merged nowhere), no root of
     -- another proposal, and the root merged by none; the first proposal of a release wins
-    CREATE TEMP TABLE IF NOT EXISTS merge_plain (merged bigint PRIMARY KEY, root bigint, via text, set_id bytea)
-        ON COMMIT DROP;
-    TRUNCATE merge_plain;
     WITH p AS (
         SELECT DISTINCT ON (x.merged) x.merged, x.via, x.set_id, coalesce(s.merged_into, s.id) AS root
           FROM unnest(p_survivor, p_merged, p_via, p_set) WITH ORDINALITY AS x(survivor, merged, via, set_id, ord)
           JOIN voyager.releases s ON s.id = x.survivor AND s.settled_at IS NOT NULL
          ORDER BY x.merged, x.ord
     )
-    INSERT INTO merge_plain
-    SELECT p.merged, p.root, p.via, p.set_id
+    SELECT coalesce(array_agg(p.merged), '{}'), coalesce(array_agg(p.root), '{}'),
+           coalesce(array_agg(p.via), '{}'), coalesce(array_agg(p.set_id), '{}')
+      INTO v_plain, v_roots, v_via, v_set
       FROM p JOIN voyager.releases m ON m.id = p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL
      WHERE p.root <> p.merged
        AND NOT EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = p.merged)
        AND p.merged NOT IN (SELECT q.root FROM p q)
        AND p.root NOT IN (SELECT q.merged FROM p q);
-    INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
-                                            segments, bytes, files, complete, has_par2, source, name,
-                                            password_status, password, password_source)
-    SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
-           r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
-      FROM voyager.releases r LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
-     WHERE r.id IN (SELECT root FROM merge_plain)
-        ON CONFLICT (release_id) DO NOTHING;
-    UPDATE voyager.releases m SET merged_into = x.root FROM merge_plain x WHERE m.id = x.merged;
-    INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
-    SELECT x.merged, x.root, x.via, x.set_id FROM merge_plain x
-        ON CONFLICT (merged_id) DO UPDATE
-       SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
-    SELECT coalesce(array_agg(DISTINCT x.root), '{}'), count(*) INTO v_roots, v_merged FROM merge_plain x;
+    PERFORM voyager.merge_record(v_plain, v_roots, v_via, v_set);
+    v_merged := cardinality(v_plain);
 
     -- the rest one at a time, in order: chains within the batch, survivors merged in
     FOR v_p IN SELECT x.* FROM unnest(p_survivor, p_merged, p_via, p_set) WITH ORDINALITY AS x(survivor, merged, via, set_id, ord)
-                WHERE NOT EXISTS (SELECT FROM merge_plain y WHERE y.merged = x.merged)
+                  LEFT JOIN unnest(v_plain) y(merged) ON y.merged = x.merged
+                WHERE y.merged IS NULL
                 ORDER BY x.ord LOOP
         SELECT coalesce(s.merged_into, s.id) INTO v_root
           FROM voyager.releases s WHERE s.id = v_p.survivor AND s.settled_at IS NOT NULL;
         CONTINUE WHEN v_root IS NULL OR v_root = v_p.merged
              OR NOT EXISTS (SELECT FROM voyager.releases m
                              WHERE m.id = v_p.merged AND m.merged_into IS NULL AND m.settled_at IS NOT NULL);
-        -- the root's own head, kept before its first member joins
-        INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
-                                                segments, bytes, files, complete, has_par2, source, name,
-                                                password_status, password, password_source)
-        SELECT r.id, r.posted_at, r.last_posted_at, r.first_article, r.last_article, r.segments, r.bytes,
-               r.files, r.complete, r.has_par2, r.source, r.name, pw.status, pw.password, pw.source
-          FROM voyager.releases r LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
-         WHERE r.id = v_root
-            ON CONFLICT (release_id) DO NOTHING;
         -- a survivor merged in: its members go to the root, its own head comes back
         IF EXISTS (SELECT FROM voyager.releases x WHERE x.merged_into = v_p.merged) THEN
             UPDATE voyager.releases x SET merged_into = v_root WHERE x.merged_into = v_p.merged;
             UPDATE voyager.release_merges rm SET survivor_id = v_root WHERE rm.survivor_id = v_p.merged;
             PERFORM voyager.merge_settle(ARRAY[v_p.merged]);
         END IF;
-        UPDATE voyager.releases m SET merged_into = v_root WHERE m.id = v_p.merged;
-        INSERT INTO voyager.release_merges (merged_id, survivor_id, via, set_id)
-        VALUES (v_p.merged, v_root, v_p.via, v_p.set_id)
-            ON CONFLICT (merged_id) DO UPDATE
-           SET survivor_id = excluded.survivor_id, via = excluded.via, set_id = excluded.set_id, merged_at = now();
+        PERFORM voyager.merge_record(ARRAY[v_p.merged], ARRAY[v_root], ARRAY[v_p.via], ARRAY[v_p.set_id]);
         v_roots := v_roots || v_root;
         v_merged := v_merged + 1;
     END LOOP;

@@ -118,7 +118,7 @@ def chunk_message_ids(chunk) -> frozenset:
 def catalog_releases(conn: psycopg.Connection) -> list[dict]:
     """Every catalog release as sim.phase2_truth scores it: id, name,
     merged_into, hidden, its message-ids."""
-    return [{"id": rid, "name": name, "merged_into": int(merged) if merged else None, "hidden": hidden,
+    return [{"id": rid, "name": name, "merged_into": merged, "hidden": hidden,
              "message_ids": chunk_message_ids(chunk)}
             for rid, name, merged, hidden, chunk in conn.execute("""
                 SELECT r.id, r.name, r.merged_into,
