@@ -11,8 +11,9 @@ BEGIN;
 -- holder is never matched to another by hashes: two uploads of the same files
 -- stay two. The holders of one upload (its index and its volumes, pending
 -- apart: the same set, group and poster within 6 hours) are one.
--- A file start more than 20 probed files share (a common sample, an empty
--- file) matches nothing. Proposals only. The slice [p_from, p_to) is the sets
+-- A common start (common_start: a sample, an advert) matches nothing; a
+-- release two sets describe goes to its own poster's holder first, then the
+-- nearest in time. Proposals only. The slice [p_from, p_to) is the sets
 -- found in it, the sets of the file starts and par2 articles probed in it (a
 -- late probe still finds its set) and those of the releases first seen in it
 -- (a pending release moved in after its probes); the rest are index lookups
@@ -59,10 +60,10 @@ WITH probed AS (
       FROM sets x
       JOIN voyager.par2_files f ON f.set_id = x.set_id
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
-     WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
-                                   WHERE c.md5_16k = f.md5_16k AND c.size = f.size LIMIT 21) c) <= 20
+     WHERE NOT voyager.common_start(f.md5_16k, f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
-    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
+    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files,
+           n.poster_id = r.poster_id AS same_poster, abs(extract(epoch FROM n.posted_at - r.posted_at)) AS gap
       FROM described d
       JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
                                  AND r.merged_into IS NULL        -- merged already: nothing to propose
@@ -82,10 +83,10 @@ WITH probed AS (
                     AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
      ORDER BY h.set_id, h.id, c.files DESC, c.id
 ), uploads AS (                       -- an upload's holders and the releases matched to them
-    SELECT m.set_id, hd.head AS holder_id, m.id, m.files
+    SELECT m.set_id, hd.head AS holder_id, m.id, m.files, m.same_poster, m.gap
       FROM matched m JOIN heads hd ON hd.set_id = m.set_id AND hd.id = m.holder_id
     UNION
-    SELECT hd.set_id, hd.head, n.id, n.files
+    SELECT hd.set_id, hd.head, n.id, n.files, true, 0
       FROM heads hd JOIN holders n ON n.set_id = hd.set_id AND n.id = hd.id
 ), ranked AS (
     SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
@@ -95,7 +96,7 @@ WITH probed AS (
 SELECT DISTINCT ON (r.id) r.survivor, r.id, 'par2'::text, r.set_id
   FROM ranked r
  WHERE r.id <> r.survivor
- ORDER BY r.id, r.survivor_files DESC, r.survivor
+ ORDER BY r.id, r.same_poster DESC, r.gap, r.survivor_files DESC, r.survivor
 $$;
 COMMENT ON FUNCTION voyager.find_par2_merges(timestamptz, timestamptz) IS
     'The par2 merge''s proposals (via par2): a group''s releases within 48 h of a set''s holder whose probed files the set describes join the one with most files';

@@ -53,7 +53,7 @@ BEGIN
 
     -- a file start a par2 set describes names it by the set (one volume of an upload posted one
     -- random-named file at a time: the par2 merge joins it to its upload once it is in the catalog);
-    -- a start more than 20 probed files share names nothing
+    -- a common start names nothing
     UPDATE pending_ladder_step x SET name = d.name, source = 7
       FROM (SELECT DISTINCT ON (h.pending_key) h.pending_key, voyager.file_stem(s.name) AS name
               FROM voyager.file_hashes h
@@ -61,8 +61,7 @@ BEGIN
               JOIN voyager.par2_sets s ON s.set_id = f.set_id
              WHERE h.pending_key IN (SELECT y.release_key FROM pending_ladder_step y WHERE y.name IS NULL)
                AND s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
-               AND (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
-                                           WHERE c.md5_16k = h.md5_16k AND c.size = h.size LIMIT 21) c) <= 20
+               AND NOT voyager.common_start(h.md5_16k, h.size)
              ORDER BY h.pending_key, s.found_at, s.set_id) d
      WHERE x.release_key = d.pending_key AND x.name IS NULL;
 

@@ -8,14 +8,17 @@ BEGIN;
 -- store_probes gives a catalog release), its category release_categories', its probe targets
 -- and file hashes now the catalog release's. The pending row stays, named
 -- and in the catalog, with the release's id. p_release NULL (the re-read
--- found none of its articles: expired) ends it exhausted. Returns the
--- release's id; NULL when the claim is not current (taken over, or done).
+-- found none of its articles: expired) ends it exhausted. Its posting span
+-- is the pending row's: the first pass read it with the group's frontier,
+-- which stands in for impossible Dates that a re-read of the span alone keeps.
+-- Returns the release's id; NULL when the claim is not current (taken over, or done).
 CREATE FUNCTION voyager.store_named(p_claim uuid, p_release voyager.release_in)
 RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     v voyager.pending_releases;
     v_id bigint;
+    v_posted timestamptz;
 BEGIN
     SELECT * INTO v FROM voyager.pending_releases p WHERE p.claim = p_claim AND p.status = 5 FOR UPDATE;
     IF NOT FOUND THEN
@@ -36,12 +39,13 @@ BEGIN
         RAISE EXCEPTION 'move refused: a release needs a poster, groups and files' USING ERRCODE = '22023';
     END IF;
 
+    v_posted := coalesce(v.posted_at, to_timestamp(p_release.posted_at));
     INSERT INTO voyager.posters (poster) VALUES (p_release.poster) ON CONFLICT (poster) DO NOTHING;
     INSERT INTO voyager.group_sets (groups) VALUES (p_release.groups) ON CONFLICT (groups) DO NOTHING;
     INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                   settled_at, group_id, group_set_id, poster_id, file_total, files, source,
                                   complete, has_par2, edge, release_key, identity_key, name, category, readable)
-    SELECT to_timestamp(p_release.posted_at), to_timestamp(p_release.last_posted_at), p_release.first_article,
+    SELECT v_posted, coalesce(v.last_posted_at, to_timestamp(p_release.last_posted_at)), p_release.first_article,
            p_release.last_article, p_release.segments, p_release.bytes, now(), v.group_id, gs.id, po.id,
            p_release.file_total, p_release.files, v.name_source, p_release.complete, p_release.has_par2, false,
            v.release_key, p_release.identity_key, v.named, voyager.category_of(v.named, p_release.groups), true
@@ -50,11 +54,11 @@ BEGIN
     RETURNING id INTO v_id;
 
     INSERT INTO voyager.release_chunks (release_id, month, chunk)
-    VALUES (v_id, voyager.chunk_month(to_timestamp(p_release.posted_at)), p_release.chunk);
+    VALUES (v_id, voyager.chunk_month(v_posted), p_release.chunk);
 
     -- the name, then what its probes read: texts, NFO, media ids, password
     INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-    VALUES (v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255));
+    VALUES (v_id, v_posted, 1, left(v.named, 255));
     PERFORM voyager.store_release_facts(coalesce(jsonb_agg(jsonb_build_object(
                 'release_id', v_id, 'message_id', c.message_id, 'facts', c.facts)), '[]'))
        FROM voyager.probe_candidates pc

@@ -720,6 +720,8 @@ cdef class Window:
     cdef public object keep           # None, or the only release keys written (keep_only)
     cdef public long long n_obfuscated, n_counterless   # the commonest skips, counted in C
     cdef public dict crossposts       # owner group (bytes) -> articles skipped for it
+    cdef public dict poster_files     # poster -> [files begun, frontier at the latest]: lately seen posters
+    cdef Py_ssize_t posters_limit     # poster_files is pruned when it grows past this
     cdef object last_key              # the file the previous line went to (its key, hash, record)
     cdef unsigned long long last_h
     cdef object last_file
@@ -762,6 +764,8 @@ cdef class Window:
         self.last_file = None
         self.last_h = 0
         self.interned = {}
+        self.poster_files = {}
+        self.posters_limit = 50_000
         self.enc_cache = {}
         self.lo = self.hi = -1
         self.keep = None
@@ -965,6 +969,12 @@ cdef class Window:
             f.last_article = ln.number
             f.seen = 0 if f.P <= 64 else bytearray((f.P + 7) >> 3)
             f.tool = tool_of(ln.msgid, ln.msgid_len, ln.poster, ln.poster_len)
+            seen = self.poster_files.get(f.poster)
+            if seen is None:
+                self.poster_files[f.poster] = [1, self.frontier]
+            else:
+                seen[0] += 1
+                seen[1] = self.frontier
             identity = identity_of(f)
             f.ident = fnv(14695981039346656037ULL, <const char*>identity, len(identity))
             self.files[key] = f
@@ -1058,6 +1068,7 @@ cdef class Window:
         for rid in done:
             self.finish(self.releases.pop(rid), True)
         self.close_albums(False)
+        self.prune_posters()
         if self.spool is not None and self.spool.size > (64 << 20) and self.spool.size > 3 * self.spool.live:
             self.compact()
 
@@ -1104,9 +1115,6 @@ cdef class Window:
                     rel.written = True
                 else:
                     self.out_retracted.append(key)
-        if ids is None and f.P == 1 and f.nsegs == 1 and scrambled_c(f.name, len(f.name)):
-            self.finish(rel, True)        # a scrambled article is an upload of its own: judge it now
-            return
         self.release_seq += 1
         self.releases[self.release_seq] = rel
         if self.spool is not None:
@@ -1232,7 +1240,10 @@ cdef class Window:
             for sig in rules["garbage"]:
                 if sig.get("tool") == tool and sig.get("group", "*") in ("*", _text(self.group)):
                     return ("garbage", tool)
-        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled((<FileAgg>files[0]).name):
+        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled((<FileAgg>files[0]).name) \
+                and self.poster_alone(rel.poster):
+            # a scrambled flood gives every article a poster of its own; the one-article
+            # files of an upload (its par2 index, a sidecar) share their poster with its others
             return ("scrambled", tool)
         if all(i[1] & F_EXE for i in infos):
             return ("bare-executable", tool)
@@ -1262,6 +1273,20 @@ cdef class Window:
         if f.nsegs == 1 and 2_000 <= f.nbytes < 100_000 and len(stem) >= 6 and not _TINY_WORDS.search(f.name):
             return ("tiny-archive", tool)
         return None
+
+    cdef bint poster_alone(self, bytes poster):
+        seen = self.poster_files.get(poster)
+        return seen is None or seen[0] <= 1
+
+    cdef void prune_posters(self):
+        """Forgets posters not seen for two windows; bounded whatever the group posts."""
+        cdef long long cutoff = self.frontier - 2 * WINDOW_S
+        if len(self.poster_files) < self.posters_limit:
+            return
+        self.poster_files = {p: v for p, v in self.poster_files.items() if v[1] >= cutoff}
+        if len(self.poster_files) > 400_000:
+            self.poster_files = {}
+        self.posters_limit = max(50_000, 2 * len(self.poster_files))   # pruned again after as much growth
 
     def _webmail(self, bytes poster):
         p = poster.lower()
@@ -1427,6 +1452,7 @@ cdef class Window:
             "ring_n": self.ring_n, "ring_pos": self.ring_pos, "run_n": self.run_n, "frontier": self.frontier,
             "lines": self.lines, "malformed_lines": self.malformed_lines,
             "completed": self.completed, "last_key": self.last_key, "written_keys": self.written_keys,
+            "poster_files": self.poster_files,
             "spool": self.spool.content() if self.spool is not None else None,
         }
         return zlib.compress(pickle.dumps(state, protocol=5), 3)
@@ -1451,6 +1477,7 @@ cdef class Window:
         w.ring_n, w.ring_pos, w.run_n, w.frontier = state["ring_n"], state["ring_pos"], state["run_n"], state["frontier"]
         w.lines, w.malformed_lines = state["lines"], state["malformed_lines"]
         w.completed, w.last_key, w.written_keys = state["completed"], state["last_key"], state["written_keys"]
+        w.poster_files = state.get("poster_files", {})
         if state["spool"] is not None:
             w.spool.load(state["spool"])
         return w

@@ -14,7 +14,8 @@ chains); a hidden survivor is out of the catalog.
 The report:
 - named: uploads expected named by phase 2 (named_by par2 or archive), and
   `whole` of them: exactly one visible release with their true name, all
-  their articles (pieces posted apart included) and no other upload's;
+  their articles (pieces posted apart included; a common file under a random
+  name may be missing, never elsewhere) and no other upload's;
 - by_shape: the same per shape, for every upload with a name;
 - mixed: releases holding articles of two different uploads (must be 0);
 - nameless_in_catalog: uploads nothing names that a visible release holds
@@ -42,6 +43,10 @@ def score_phase2(truth: Iterable[dict], releases: Iterable[dict],
                                       "shapes": set(), "mids": set()})
         up["shapes"].update(rec.get("shapes") or ())
         up["mids"] |= truth_message_ids(rec)
+        # a common file (an advert many uploads hold) posted under a random name is tied to
+        # its upload by nothing but its shared start, which must merge nothing: not required
+        up.setdefault("loose", set()).update(s[1] for f in rec["files"] if f.get("common") and f.get("renamed_from")
+                                             for s in f["segments"])
 
     survivor: dict[str, int] = {}            # message-id -> the release it ends in
     rows = {}
@@ -74,7 +79,7 @@ def score_phase2(truth: Iterable[dict], releases: Iterable[dict],
         rid = next(iter(held)) if len(held) == 1 else None
         # all its articles, nothing of another upload's, under its name
         whole = (rid is not None and visible(rid) and held_by[rid] == {key}
-                 and all(m in survivor for m in up["mids"]) and same_name(rows[rid]["name"], up["name"]))
+                 and all(m in survivor for m in up["mids"] - up["loose"]) and same_name(rows[rid]["name"], up["name"]))
         for shape in up["shapes"]:
             tally = by_shape.setdefault(shape, {"uploads": 0, "whole": 0})
             tally["uploads"] += 1

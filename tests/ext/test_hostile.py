@@ -183,6 +183,22 @@ def test_a_private_token_upload_is_one_pending_upload():
     assert not [r for r in out["releases"] if not r["name"].startswith("pad")]
 
 
+def test_a_private_token_upload_of_one_part_files_is_one_pending_upload():
+    """One-article files under base62 tokens, the release in the [PRiVATE] tag:
+    one pending upload, not a scrambled article each."""
+    p = Poster()
+    t = T0
+    for i in range(1, 7):
+        token = f"{i}bQ4" + "Zr8TxW3nKv5" * 2
+        p.post(f'[PRiVATE]-[Qm4Rt7]-[{token}]-[{i}/6] - "" yEnc (1/1)', poster="p62 <p@x>", t=t + i,
+               nbytes=300_000)
+    p.pad(3000, t + 3600)
+    out = feed_all(Window(GROUP, {GROUP: 5}), p.lines, 1, p.n + 999)
+    assert [r["files"] for r in out["pending"]] == [6] and not out["pending"][0]["readable"]
+    assert not [r for r in out["releases"] if not r["name"].startswith("pad")]
+    assert not [k for k in out.get("counts", {}) if k[0] == "scrambled"]
+
+
 def test_the_readable_flag_says_whether_the_name_is_one():
     p = Poster()
     hexstem = "0123456789abcdef0123456789abcdef"

@@ -251,6 +251,33 @@ def test_pieces_tiny_archives_executables_and_scrambled_articles_are_counted_not
     assert [r["name"] for r in out["releases"] if not r["name"].startswith("pad")] == ["Some.Ebook.Title.2019.epub"]
 
 
+def test_an_uploads_one_article_random_files_go_pending_beside_its_others():
+    """A scrambled flood gives every article a poster of its own and is dropped;
+    the one-article files of an upload posted under random names (its par2
+    index, before or after the data, its sidecars) share the upload's poster
+    and go pending with it, so phase 2 can name and gather them."""
+    p = Poster()
+    t = T0
+    rng = random.Random(7)
+    index = "".join(rng.choice("aBcDeFgHiJkLmN0123") for _ in range(24))
+    p.post(f'"{index}" yEnc (1/1)', poster="ob <ob@x>", t=t, nbytes=40_000)      # the index posted first
+    data = ["".join(rng.choice("qWeRtYuIoP456789") for _ in range(30)) for _j in range(3)]
+    t = p.upload([(name, 3) for name in data], shape="bare", t=t + 2, poster="ob <ob@x>")
+    nfo = "".join(rng.choice("zXcVbNm0123") for _ in range(20))
+    p.post(f'"{nfo}" yEnc (1/1)', poster="ob <ob@x>", t=t + 1, nbytes=5_000)   # a sidecar after them
+    for i in range(5):
+        rng = random.Random(i)
+        p.post(f'"{"".join(rng.choice("aBcDeFgHiJkLmN0123") for _ in range(18))}" yEnc (1/1)',
+               poster=f"r{i} <r{i}@x>", t=t + 20 + i)
+    p.pad(4000, t + 3600)
+    out, _ = run(p.lines)
+    assert out["counts"][("scrambled", "unknown")][2] == 5
+    pending = sorted(r["name"] for r in out["pending"])
+    assert pending == sorted([index, nfo] + data)
+    assert all(r["poster"] == "ob <ob@x>" for r in out["pending"])
+    assert not [r for r in out["releases"] if not r["name"].startswith("pad")]
+
+
 def test_random_named_uploads_are_pending_with_probe_targets():
     p = Poster()
     stem = "0123456789abcdef0123456789abcdef"
