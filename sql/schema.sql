@@ -1094,6 +1094,20 @@ $$;
 
 
 --
+-- Name: common_start(bytea, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.common_start(p_md5_16k bytea, p_size bigint) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+SELECT (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                               WHERE c.md5_16k = p_md5_16k AND c.size = p_size LIMIT 21) c) > 20
+    OR (SELECT count(*) FROM (SELECT FROM voyager.par2_files g
+                               WHERE g.md5_16k = p_md5_16k AND g.size = p_size LIMIT 21) g) > 20
+$$;
+
+
+--
 -- Name: compact_catalog_changes(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1415,10 +1429,10 @@ WITH probed AS (
       FROM sets x
       JOIN voyager.par2_files f ON f.set_id = x.set_id
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
-     WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
-                                   WHERE c.md5_16k = f.md5_16k AND c.size = f.size LIMIT 21) c) <= 20
+     WHERE NOT voyager.common_start(f.md5_16k, f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
-    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files
+    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files,
+           n.poster_id = r.poster_id AS same_poster, abs(extract(epoch FROM n.posted_at - r.posted_at)) AS gap
       FROM described d
       JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
                                  AND r.merged_into IS NULL        -- merged already: nothing to propose
@@ -1438,10 +1452,10 @@ WITH probed AS (
                     AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
      ORDER BY h.set_id, h.id, c.files DESC, c.id
 ), uploads AS (                       -- an upload's holders and the releases matched to them
-    SELECT m.set_id, hd.head AS holder_id, m.id, m.files
+    SELECT m.set_id, hd.head AS holder_id, m.id, m.files, m.same_poster, m.gap
       FROM matched m JOIN heads hd ON hd.set_id = m.set_id AND hd.id = m.holder_id
     UNION
-    SELECT hd.set_id, hd.head, n.id, n.files
+    SELECT hd.set_id, hd.head, n.id, n.files, true, 0
       FROM heads hd JOIN holders n ON n.set_id = hd.set_id AND n.id = hd.id
 ), ranked AS (
     SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
@@ -1451,7 +1465,7 @@ WITH probed AS (
 SELECT DISTINCT ON (r.id) r.survivor, r.id, 'par2'::text, r.set_id
   FROM ranked r
  WHERE r.id <> r.survivor
- ORDER BY r.id, r.survivor_files DESC, r.survivor
+ ORDER BY r.id, r.same_poster DESC, r.gap, r.survivor_files DESC, r.survivor
 $_$;
 
 
@@ -2779,7 +2793,7 @@ BEGIN
 
     -- a file start a par2 set describes names it by the set (one volume of an upload posted one
     -- random-named file at a time: the par2 merge joins it to its upload once it is in the catalog);
-    -- a start more than 20 probed files share names nothing
+    -- a common start names nothing
     UPDATE pending_ladder_step x SET name = d.name, source = 7
       FROM (SELECT DISTINCT ON (h.pending_key) h.pending_key, voyager.file_stem(s.name) AS name
               FROM voyager.file_hashes h
@@ -2787,8 +2801,7 @@ BEGIN
               JOIN voyager.par2_sets s ON s.set_id = f.set_id
              WHERE h.pending_key IN (SELECT y.release_key FROM pending_ladder_step y WHERE y.name IS NULL)
                AND s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
-               AND (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
-                                           WHERE c.md5_16k = h.md5_16k AND c.size = h.size LIMIT 21) c) <= 20
+               AND NOT voyager.common_start(h.md5_16k, h.size)
              ORDER BY h.pending_key, s.found_at, s.set_id) d
      WHERE x.release_key = d.pending_key AND x.name IS NULL;
 
@@ -4809,6 +4822,7 @@ CREATE FUNCTION voyager.store_named(p_claim uuid, p_release voyager.release_in) 
 DECLARE
     v voyager.pending_releases;
     v_id bigint;
+    v_posted timestamptz;
 BEGIN
     SELECT * INTO v FROM voyager.pending_releases p WHERE p.claim = p_claim AND p.status = 5 FOR UPDATE;
     IF NOT FOUND THEN
@@ -4829,12 +4843,13 @@ BEGIN
         RAISE EXCEPTION 'move refused: a release needs a poster, groups and files' USING ERRCODE = '22023';
     END IF;
 
+    v_posted := coalesce(v.posted_at, to_timestamp(p_release.posted_at));
     INSERT INTO voyager.posters (poster) VALUES (p_release.poster) ON CONFLICT (poster) DO NOTHING;
     INSERT INTO voyager.group_sets (groups) VALUES (p_release.groups) ON CONFLICT (groups) DO NOTHING;
     INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
                                   settled_at, group_id, group_set_id, poster_id, file_total, files, source,
                                   complete, has_par2, edge, release_key, identity_key, name, category, readable)
-    SELECT to_timestamp(p_release.posted_at), to_timestamp(p_release.last_posted_at), p_release.first_article,
+    SELECT v_posted, coalesce(v.last_posted_at, to_timestamp(p_release.last_posted_at)), p_release.first_article,
            p_release.last_article, p_release.segments, p_release.bytes, now(), v.group_id, gs.id, po.id,
            p_release.file_total, p_release.files, v.name_source, p_release.complete, p_release.has_par2, false,
            v.release_key, p_release.identity_key, v.named, voyager.category_of(v.named, p_release.groups), true
@@ -4843,11 +4858,11 @@ BEGIN
     RETURNING id INTO v_id;
 
     INSERT INTO voyager.release_chunks (release_id, month, chunk)
-    VALUES (v_id, voyager.chunk_month(to_timestamp(p_release.posted_at)), p_release.chunk);
+    VALUES (v_id, voyager.chunk_month(v_posted), p_release.chunk);
 
     -- the name, then what its probes read: texts, NFO, media ids, password
     INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-    VALUES (v_id, to_timestamp(p_release.posted_at), 1, left(v.named, 255));
+    VALUES (v_id, v_posted, 1, left(v.named, 255));
     PERFORM voyager.store_release_facts(coalesce(jsonb_agg(jsonb_build_object(
                 'release_id', v_id, 'message_id', c.message_id, 'facts', c.facts)), '[]'))
        FROM voyager.probe_candidates pc

@@ -99,7 +99,10 @@ def post_files(inn, paths, *, group: str, out_dir, poster: str = "poster <poster
             "-a", article_size, "-g", group, "-f", poster, "-s", subject, "-o", str(nzb), "-O",
             "--progress", "none", "--log-level", "3", "--timeout", "30s",
             # a loopback server that is slow for a moment: try again soon, not in 15 s
-            "--connect-retries", "2", "--reconnect-delay", "1s", "--post-retries", "3", "--post-retry-delay", "1s"]
+            "--connect-retries", "2", "--reconnect-delay", "1s", "--post-retries", "3", "--post-retry-delay", "1s",
+            # no separate timer while an article's chunks are written: Nyuu 0.4.0 can set it
+            # twice under load and die ("Timer already set"); --timeout still bounds the reply
+            "--post-timeout", "0"]
     if date is not None:
         argv += ["--date", date]
     argv += [*extra, *(str(p) for p in paths)]

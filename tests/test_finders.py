@@ -314,3 +314,35 @@ def test_a_late_probe_finds_its_set_in_a_later_slice(conn):
     assert proposals(conn, "find_par2_merges") == set()   # this slice: nothing probed, found or first seen
     u.probe({late: answers[late]})
     assert proposals(conn, "find_par2_merges") == upload_merged(ids)
+
+
+def test_an_advert_many_par2_sets_describe_merges_nothing(conn):
+    """An advert inside many uploads, renamed at random in one of them: more than
+    20 sets describe its start, so no set's upload takes it, not even its own."""
+    u = Uploads(conn)
+    advert = ("Visit-Deals.jpg", 87_311)
+    for i in range(21):
+        u.add(f"{i:02}1e5a7b3d2f.par2", [(f"{i:02}1e5a7b3d2f.par2", 40_000)], at=60 * i,
+              poster=f"p{i} <p{i}@example.com>", probe=[("par2", 0)])
+    u.add("5e0c9a3f7d1b", [("5e0c9a3f7d1b", 87_311)], at=30, poster="p0 <p0@example.com>", probe=[("lone", 0)])
+    ids = u.store()
+    u.probe({(ids[f"{i:02}1e5a7b3d2f.par2"], "par2"): par2(f"{i:02}" * 16, [(f"Show.{i}.mkv", 9_000_000), advert])
+             for i in range(21)} | {(ids["5e0c9a3f7d1b"], "lone"): start(*advert)})
+    assert conn.execute("SELECT voyager.common_start(decode(%s, 'hex'), %s)", (md5(advert[0]), advert[1])).fetchone()[0]
+    assert proposals(conn, "find_par2_merges") == set()
+
+
+def test_a_file_two_sets_describe_joins_its_own_posters_upload(conn):
+    """The same small file in two uploads' sets (an advert not yet common): it goes
+    to the upload of its own poster, not to the bigger or the nearer other one."""
+    u = Uploads(conn)
+    advert = ("Visit-Deals.jpg", 87_311)
+    u.add("Other.Show.S01E01", [("Other.Show.S01E01.par2", 40_000)] + [(f"o.{i}.rar", 9_000_000) for i in range(9)],
+          at=0, poster=OTHER, probe=[("par2", 0)])
+    u.add("3a7e1c9b5d0f.par2", [("3a7e1c9b5d0f.par2", 40_000)], at=3 * HOUR, probe=[("par2", 0)])
+    u.add("8d2b6f0a4c1e", [("8d2b6f0a4c1e", 87_311)], at=60, probe=[("lone", 0)])
+    ids = u.store()
+    u.probe({(ids["Other.Show.S01E01"], "par2"): par2("0e" * 16, [("Other.Show.S01E01.mkv", 81_000_000), advert]),
+             (ids["3a7e1c9b5d0f.par2"], "par2"): par2("0f" * 16, [("Mine.S02E03.mkv", 50_000_000), advert]),
+             (ids["8d2b6f0a4c1e"], "lone"): start(*advert)})
+    assert proposals(conn, "find_par2_merges") == {(ids["3a7e1c9b5d0f.par2"], ids["8d2b6f0a4c1e"], "par2")}

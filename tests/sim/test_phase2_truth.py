@@ -75,3 +75,17 @@ def test_a_truth_without_upload_keys_is_refused():
     del rec["upload"]
     with pytest.raises(ValueError):
         score_phase2([rec], [])
+
+
+def test_a_random_named_common_file_may_stay_out_but_never_elsewhere():
+    # the advert under a random name: nothing but its shared start ties it to the upload
+    rec = upload("u1", "Some.Film.2020", "par2", ["a", "b", "ad"])
+    rec["files"][2].update(common=True, renamed_from="Visit-Deals.jpg")
+    whole = score_phase2([rec], [release(1, "Some.Film.2020", ["a", "b"])])
+    assert whole["named"]["whole"] == 1
+    other = upload("u2", "Other.Film.2021", "par2", ["c"])
+    mixed = score_phase2([rec, other], [release(1, "Some.Film.2020", ["a", "b"]),
+                                        release(2, "Other.Film.2021", ["c", "ad"])])
+    assert mixed["named"]["whole"] == 0 and mixed["mixed"] == 1
+    kept_apart = score_phase2([rec], [release(1, "Some.Film.2020", ["a", "b"]), release(2, "Some.Film.2020", ["ad"])])
+    assert kept_apart["named"]["whole"] == 0

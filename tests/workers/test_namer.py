@@ -112,6 +112,10 @@ def assert_moved_as_their_truth(conn, truth, corpus: Path) -> None:
     assert marked and marked <= locked
     assert conn.execute("SELECT problem FROM voyager.check_catalog() WHERE rows > 0").fetchall() == []
     assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
+    # posted when the first pass saw it (a span read again alone has no frontier for an impossible Date)
+    assert conn.execute("SELECT count(*) FROM voyager.pending_releases p JOIN voyager.releases r ON r.id = p.release_id "
+                        "WHERE (r.posted_at, r.last_posted_at) IS DISTINCT FROM (p.posted_at, p.last_posted_at)"
+                        ).fetchone()[0] == 0
     # found by its name at once
     some = next(iter(by_name))
     assert conn.execute("SELECT count(*) FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
