@@ -15,7 +15,10 @@ BEGIN;
 CREATE FUNCTION voyager.find_name_merges(p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (survivor_id bigint, merged_id bigint, via text, set_id bytea)
 LANGUAGE sql STABLE AS $$
-WITH sets AS (
+WITH fresh AS MATERIALIZED (         -- releases first seen in the slice (read by its index first)
+    SELECT n.id, n.poster_id, n.group_id, n.posted_at FROM voyager.releases n
+     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
+), sets AS (
     SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
@@ -24,14 +27,13 @@ WITH sets AS (
        AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
-      FROM voyager.releases n
+      FROM fresh n
       JOIN voyager.releases h ON h.poster_id = n.poster_id AND h.group_id = n.group_id
                              AND h.posted_at BETWEEN n.posted_at - interval '12 hours'
                                                  AND n.posted_at + interval '12 hours'
       JOIN voyager.probe_candidates pc ON pc.release_id = h.id AND pc.kind = 'par2'
       JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
-     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
-       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), held AS (                          -- (set, each catalog release whose probed article gave it)
     SELECT DISTINCT x.set_id, pc.release_id AS holder_id
       FROM sets x

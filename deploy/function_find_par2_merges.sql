@@ -24,6 +24,8 @@ LANGUAGE sql STABLE AS $$
 WITH probed AS (
     SELECT k.message_id, k.facts FROM voyager.probe_cache k
      WHERE k.probed_at >= p_from AND k.probed_at < p_to AND k.status = 0
+), fresh AS MATERIALIZED (            -- releases first seen in the slice (read by its index first)
+    SELECT r.id FROM voyager.releases r WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
 ), sets AS (
     SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
     UNION
@@ -37,17 +39,15 @@ WITH probed AS (
      WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
     UNION                             -- releases new in the catalog (a pending one moved in long after
     SELECT f.set_id                   -- its probes): the sets of their file starts and of their par2s
-      FROM voyager.releases r
+      FROM fresh r
       JOIN voyager.file_hashes h ON h.release_id = r.id
       JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
-     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
-      FROM voyager.releases r
+      FROM fresh r
       JOIN voyager.probe_candidates pc ON pc.release_id = r.id
       JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
-     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
-       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), holders AS (
     SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
       FROM sets x
@@ -55,10 +55,11 @@ WITH probed AS (
                                 AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
       JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
       JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+), listed AS MATERIALIZED (          -- the sets' files first: the common check reads only theirs
+    SELECT f.set_id, f.md5_16k, f.size FROM sets x JOIN voyager.par2_files f ON f.set_id = x.set_id
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside
-    SELECT DISTINCT x.set_id, h.release_id
-      FROM sets x
-      JOIN voyager.par2_files f ON f.set_id = x.set_id
+    SELECT DISTINCT f.set_id, h.release_id
+      FROM listed f
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
      WHERE NOT voyager.common_start(f.md5_16k, f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time

@@ -2,10 +2,10 @@
 BEGIN;
 -- The merges job: the finders read the facts new in a slice of time after
 -- the job's place (sets found, articles probed, releases first seen or
--- settled in it), their proposals are applied (merge_releases: the par2
--- merge first, then the name pass, the inner merge, the sidecar fold; a
--- release proposed twice goes by that order), and the place moves to the
--- slice's end. Slices of merge_slice_seconds until merge_run_seconds are
+-- settled in it), their proposals are applied (merge_releases), finder by
+-- finder: the par2 merge first, then the name pass, the inner merge, the
+-- sidecar fold, each passing over what an earlier one merged; and the place
+-- moves to the slice's end. Slices of merge_slice_seconds until merge_run_seconds are
 -- spent or the place is merge_lag_seconds behind now (a transaction that
 -- began earlier may still be writing facts stamped before it). Bounded: the
 -- finders read by index what the slice names, never the catalog.
@@ -20,6 +20,13 @@ DECLARE
     v_budget interval := make_interval(secs => voyager.setting_int('merge_run_seconds'));
     v_start timestamptz := clock_timestamp();
     v_out jsonb;
+    v_finder text;
+    v_slice timestamptz;
+    v_last interval := interval '0';
+    v_survivors bigint[];
+    v_merged bigint[];
+    v_via text[];
+    v_sets bytea[];
 BEGIN
     slices := 0; proposed := 0; merged := 0;
     SELECT j.place INTO v_place FROM voyager.jobs j WHERE j.name = 'merges' FOR UPDATE;
@@ -27,25 +34,26 @@ BEGIN
         SELECT min(r.first_seen_at) INTO v_place FROM voyager.releases r;
         v_place := coalesce(v_place, v_until);
     END IF;
-    WHILE v_place < v_until AND clock_timestamp() - v_start < v_budget LOOP
+    -- a slice is begun only while the run's time, the last slice's again included, fits the budget
+    WHILE v_place < v_until AND clock_timestamp() - v_start + v_last < v_budget LOOP
+        v_slice := clock_timestamp();
         v_to := least(v_place + v_step, v_until);
-        WITH found AS (
-            SELECT f.*, 0 AS pref FROM voyager.find_par2_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 1 FROM voyager.find_name_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 2 FROM voyager.find_inner_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 3 FROM voyager.find_sidecar_folds(v_place, v_to) f
-        ), chosen AS (
-            SELECT DISTINCT ON (f.merged_id) f.* FROM found f ORDER BY f.merged_id, f.pref
-        )
-        SELECT voyager.merge_releases(coalesce(array_agg(c.survivor_id ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.merged_id ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.via ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.set_id ORDER BY c.pref, c.merged_id), '{}'))
-          INTO v_out FROM chosen c;
-        proposed := proposed + (v_out ->> 'proposed')::integer;
-        merged := merged + (v_out ->> 'merged')::integer;
+        -- each finder's proposals applied before the next finder reads: what the par2 merge
+        -- joined, the name pass, the inner merge and the sidecar fold see merged and pass over
+        FOREACH v_finder IN ARRAY ARRAY['find_par2_merges', 'find_name_merges', 'find_inner_merges',
+                                        'find_sidecar_folds'] LOOP
+            EXECUTE format('SELECT array_agg(f.survivor_id ORDER BY f.merged_id), array_agg(f.merged_id ORDER BY f.merged_id),
+                                   array_agg(f.via ORDER BY f.merged_id), array_agg(f.set_id ORDER BY f.merged_id)
+                              FROM voyager.%I($1, $2) f', v_finder)
+               INTO v_survivors, v_merged, v_via, v_sets USING v_place, v_to;
+            CONTINUE WHEN v_merged IS NULL;
+            v_out := voyager.merge_releases(v_survivors, v_merged, v_via, v_sets);
+            proposed := proposed + (v_out ->> 'proposed')::integer;
+            merged := merged + (v_out ->> 'merged')::integer;
+        END LOOP;
         slices := slices + 1;
         v_place := v_to;
+        v_last := clock_timestamp() - v_slice;
     END LOOP;
     UPDATE voyager.jobs j SET place = v_place WHERE j.name = 'merges';
     place := v_place;

@@ -5,7 +5,8 @@ BEGIN;
 -- is, or by a par2 set that proved a merge; the name its own when readable,
 -- else the readable member's with the most files, else the proving set's
 -- (source 7); its chunk moved under the month its posting date now files it
--- in; its texts of kind 7 the members' texts, so search finds it by them; its
+-- in; its texts of kind 7 the members' texts (their names only when
+-- readable), so search finds it by them; its
 -- category asked again; its password the surest of its parts'. A root left
 -- without members gets its own head back.
 -- Called under merge_releases' or unmerge_releases' row locks.
@@ -88,6 +89,7 @@ BEGIN
       FROM voyager.releases m
       JOIN voyager.releases h ON h.id = m.merged_into
       JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
+                                  AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
      WHERE m.merged_into = ANY (v_held)
      GROUP BY m.merged_into, m.id, h.posted_at;
 

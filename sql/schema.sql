@@ -1325,7 +1325,10 @@ $$;
 CREATE FUNCTION voyager.find_name_merges(p_from timestamp with time zone, p_to timestamp with time zone) RETURNS TABLE(survivor_id bigint, merged_id bigint, via text, set_id bytea)
     LANGUAGE sql STABLE
     AS $_$
-WITH sets AS (
+WITH fresh AS MATERIALIZED (         -- releases first seen in the slice (read by its index first)
+    SELECT n.id, n.poster_id, n.group_id, n.posted_at FROM voyager.releases n
+     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
+), sets AS (
     SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
@@ -1334,14 +1337,13 @@ WITH sets AS (
        AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
-      FROM voyager.releases n
+      FROM fresh n
       JOIN voyager.releases h ON h.poster_id = n.poster_id AND h.group_id = n.group_id
                              AND h.posted_at BETWEEN n.posted_at - interval '12 hours'
                                                  AND n.posted_at + interval '12 hours'
       JOIN voyager.probe_candidates pc ON pc.release_id = h.id AND pc.kind = 'par2'
       JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
-     WHERE n.first_seen_at >= p_from AND n.first_seen_at < p_to
-       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), held AS (                          -- (set, each catalog release whose probed article gave it)
     SELECT DISTINCT x.set_id, pc.release_id AS holder_id
       FROM sets x
@@ -1393,6 +1395,8 @@ CREATE FUNCTION voyager.find_par2_merges(p_from timestamp with time zone, p_to t
 WITH probed AS (
     SELECT k.message_id, k.facts FROM voyager.probe_cache k
      WHERE k.probed_at >= p_from AND k.probed_at < p_to AND k.status = 0
+), fresh AS MATERIALIZED (            -- releases first seen in the slice (read by its index first)
+    SELECT r.id FROM voyager.releases r WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
 ), sets AS (
     SELECT s.set_id FROM voyager.par2_sets s WHERE s.found_at >= p_from AND s.found_at < p_to
     UNION
@@ -1406,17 +1410,15 @@ WITH probed AS (
      WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
     UNION                             -- releases new in the catalog (a pending one moved in long after
     SELECT f.set_id                   -- its probes): the sets of their file starts and of their par2s
-      FROM voyager.releases r
+      FROM fresh r
       JOIN voyager.file_hashes h ON h.release_id = r.id
       JOIN voyager.par2_files f ON f.md5_16k = h.md5_16k AND f.size = h.size
-     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
     UNION
     SELECT decode(k.facts -> 'par2' ->> 'set_id', 'hex')
-      FROM voyager.releases r
+      FROM fresh r
       JOIN voyager.probe_candidates pc ON pc.release_id = r.id
       JOIN voyager.probe_cache k ON k.message_id = pc.message_id AND k.status = 0
-     WHERE r.first_seen_at >= p_from AND r.first_seen_at < p_to
-       AND k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
+     WHERE k.facts -> 'par2' ->> 'set_id' ~ '^[0-9a-f]{32}$'
 ), holders AS (
     SELECT DISTINCT x.set_id, r.id, r.group_id, r.poster_id, r.posted_at, r.files
       FROM sets x
@@ -1424,10 +1426,11 @@ WITH probed AS (
                                 AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
       JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
       JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+), listed AS MATERIALIZED (          -- the sets' files first: the common check reads only theirs
+    SELECT f.set_id, f.md5_16k, f.size FROM sets x JOIN voyager.par2_files f ON f.set_id = x.set_id
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside
-    SELECT DISTINCT x.set_id, h.release_id
-      FROM sets x
-      JOIN voyager.par2_files f ON f.set_id = x.set_id
+    SELECT DISTINCT f.set_id, h.release_id
+      FROM listed f
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
      WHERE NOT voyager.common_start(f.md5_16k, f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
@@ -2155,7 +2158,7 @@ END $$;
 
 CREATE FUNCTION voyager.merge_pass() RETURNS TABLE(slices integer, proposed integer, merged integer, place timestamp with time zone, behind interval)
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_place timestamptz;
     v_to timestamptz;
@@ -2164,6 +2167,13 @@ DECLARE
     v_budget interval := make_interval(secs => voyager.setting_int('merge_run_seconds'));
     v_start timestamptz := clock_timestamp();
     v_out jsonb;
+    v_finder text;
+    v_slice timestamptz;
+    v_last interval := interval '0';
+    v_survivors bigint[];
+    v_merged bigint[];
+    v_via text[];
+    v_sets bytea[];
 BEGIN
     slices := 0; proposed := 0; merged := 0;
     SELECT j.place INTO v_place FROM voyager.jobs j WHERE j.name = 'merges' FOR UPDATE;
@@ -2171,31 +2181,32 @@ BEGIN
         SELECT min(r.first_seen_at) INTO v_place FROM voyager.releases r;
         v_place := coalesce(v_place, v_until);
     END IF;
-    WHILE v_place < v_until AND clock_timestamp() - v_start < v_budget LOOP
+    -- a slice is begun only while the run's time, the last slice's again included, fits the budget
+    WHILE v_place < v_until AND clock_timestamp() - v_start + v_last < v_budget LOOP
+        v_slice := clock_timestamp();
         v_to := least(v_place + v_step, v_until);
-        WITH found AS (
-            SELECT f.*, 0 AS pref FROM voyager.find_par2_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 1 FROM voyager.find_name_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 2 FROM voyager.find_inner_merges(v_place, v_to) f
-            UNION ALL SELECT f.*, 3 FROM voyager.find_sidecar_folds(v_place, v_to) f
-        ), chosen AS (
-            SELECT DISTINCT ON (f.merged_id) f.* FROM found f ORDER BY f.merged_id, f.pref
-        )
-        SELECT voyager.merge_releases(coalesce(array_agg(c.survivor_id ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.merged_id ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.via ORDER BY c.pref, c.merged_id), '{}'),
-                                      coalesce(array_agg(c.set_id ORDER BY c.pref, c.merged_id), '{}'))
-          INTO v_out FROM chosen c;
-        proposed := proposed + (v_out ->> 'proposed')::integer;
-        merged := merged + (v_out ->> 'merged')::integer;
+        -- each finder's proposals applied before the next finder reads: what the par2 merge
+        -- joined, the name pass, the inner merge and the sidecar fold see merged and pass over
+        FOREACH v_finder IN ARRAY ARRAY['find_par2_merges', 'find_name_merges', 'find_inner_merges',
+                                        'find_sidecar_folds'] LOOP
+            EXECUTE format('SELECT array_agg(f.survivor_id ORDER BY f.merged_id), array_agg(f.merged_id ORDER BY f.merged_id),
+                                   array_agg(f.via ORDER BY f.merged_id), array_agg(f.set_id ORDER BY f.merged_id)
+                              FROM voyager.%I($1, $2) f', v_finder)
+               INTO v_survivors, v_merged, v_via, v_sets USING v_place, v_to;
+            CONTINUE WHEN v_merged IS NULL;
+            v_out := voyager.merge_releases(v_survivors, v_merged, v_via, v_sets);
+            proposed := proposed + (v_out ->> 'proposed')::integer;
+            merged := merged + (v_out ->> 'merged')::integer;
+        END LOOP;
         slices := slices + 1;
         v_place := v_to;
+        v_last := clock_timestamp() - v_slice;
     END LOOP;
     UPDATE voyager.jobs j SET place = v_place WHERE j.name = 'merges';
     place := v_place;
     behind := greatest(now() - v_place, interval '0');
     RETURN NEXT;
-END $$;
+END $_$;
 
 
 --
@@ -2392,6 +2403,7 @@ BEGIN
       FROM voyager.releases m
       JOIN voyager.releases h ON h.id = m.merged_into
       JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
+                                  AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
      WHERE m.merged_into = ANY (v_held)
      GROUP BY m.merged_into, m.id, h.posted_at;
 
