@@ -2,7 +2,7 @@
 
 A corpus of the phase2 profile with bodies (generated once under
 $VOYAGER_HOME/bench/phase2-corpus-SEED-LINES) is replayed into a scratch
-database (voyager_phase2_scratch), served by `voyager sim serve`, probed by
+database (voyager_fidelity_scratch), served by `voyager sim serve`, probed by
 workers.prober until idle, and then phase 2's tick jobs run until they have
 nothing left (the merges from the first release on, no lag). Prints one JSON
 line: sim.phase2_truth's score (named uploads ending as exactly one visible
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     cfg = Config.from_env()
     corpus = corpus_dir(cfg.home, a.seed, a.lines, profile="phase2", days=3)
-    dsn = fresh_database(cfg.dsn, "voyager_phase2_scratch")
+    dsn = fresh_database(cfg.dsn, "voyager_fidelity_scratch")
     from sim.phase2_truth import score_phase2
     from voyager.corpus import Corpus
     from workers.namer import Namer
