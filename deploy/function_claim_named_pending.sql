@@ -1,8 +1,10 @@
 -- Deploy voyager:function_claim_named_pending to pg
 BEGIN;
--- The namer's claim: up to p_limit named pending releases awaiting the move
--- (and taken ones whose namer's lease ran out), the longest named first,
--- SKIP LOCKED, each with a token of its own and the lease in expires_at.
+-- The namer's claim: the named pending releases awaiting the move (and taken
+-- ones whose namer's lease ran out) of up to p_limit uploads (one group,
+-- poster and name: an upload posted one random-named file at a time is many
+-- pending releases, read again in one pass), the longest named first, SKIP
+-- LOCKED, each with a token of its own and the lease in expires_at.
 -- With each: its group and article span to read again, and the rule set and
 -- owner list the window reads it with (the latest set, the active groups).
 CREATE FUNCTION voyager.claim_named_pending(p_node text, p_limit integer DEFAULT 10,
@@ -10,12 +12,17 @@ CREATE FUNCTION voyager.claim_named_pending(p_node text, p_limit integer DEFAULT
 RETURNS TABLE (claim uuid, release_key bytea, group_name text, first_article bigint, last_article bigint,
                name text, rules jsonb, owners jsonb)
 LANGUAGE sql AS $$
-    WITH due AS (
+    WITH uploads AS (                 -- the longest named first, up to p_limit uploads
+        SELECT DISTINCT p.group_id, p.poster, p.named FROM (
+            SELECT p.group_id, p.poster, p.named FROM voyager.pending_releases p
+             WHERE p.status = 4 OR (p.status = 5 AND p.expires_at < now())
+             ORDER BY p.decided_at
+             LIMIT p_limit) p
+    ), due AS (                       -- each with all of its named pieces: they are read again at once
         SELECT p.release_key FROM voyager.pending_releases p
+          JOIN uploads u ON u.group_id = p.group_id AND u.poster = p.poster AND u.named = p.named
          WHERE p.status = 4 OR (p.status = 5 AND p.expires_at < now())
-         ORDER BY p.decided_at
-         LIMIT p_limit
-           FOR UPDATE SKIP LOCKED
+           FOR UPDATE OF p SKIP LOCKED
     ), moved AS (
         UPDATE voyager.pending_releases p
            SET status = 5, claim = gen_random_uuid(), taken_by = p_node, expires_at = now() + p_lease

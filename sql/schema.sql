@@ -1043,12 +1043,17 @@ END $$;
 CREATE FUNCTION voyager.claim_named_pending(p_node text, p_limit integer DEFAULT 10, p_lease interval DEFAULT '00:10:00'::interval) RETURNS TABLE(claim uuid, release_key bytea, group_name text, first_article bigint, last_article bigint, name text, rules jsonb, owners jsonb)
     LANGUAGE sql
     AS $$
-    WITH due AS (
+    WITH uploads AS (                 -- the longest named first, up to p_limit uploads
+        SELECT DISTINCT p.group_id, p.poster, p.named FROM (
+            SELECT p.group_id, p.poster, p.named FROM voyager.pending_releases p
+             WHERE p.status = 4 OR (p.status = 5 AND p.expires_at < now())
+             ORDER BY p.decided_at
+             LIMIT p_limit) p
+    ), due AS (                       -- each with all of its named pieces: they are read again at once
         SELECT p.release_key FROM voyager.pending_releases p
+          JOIN uploads u ON u.group_id = p.group_id AND u.poster = p.poster AND u.named = p.named
          WHERE p.status = 4 OR (p.status = 5 AND p.expires_at < now())
-         ORDER BY p.decided_at
-         LIMIT p_limit
-           FOR UPDATE SKIP LOCKED
+           FOR UPDATE OF p SKIP LOCKED
     ), moved AS (
         UPDATE voyager.pending_releases p
            SET status = 5, claim = gen_random_uuid(), taken_by = p_node, expires_at = now() + p_lease

@@ -143,3 +143,29 @@ def test_a_signature_that_names_well_is_probed_first(conn):
     again = pending(conn, "g1", tool="nyuu", poster="good@example.invalid", key=b"\xff" * 20)
     first = conn.execute("SELECT pending_key FROM voyager.claim_probe_candidates('t', 1)").fetchone()[0]
     assert bytes(first) == again != stranger and good != again
+
+
+def test_an_uploads_named_pieces_are_claimed_together(conn):
+    """An upload posted one random-named file at a time is many pending releases
+    the ladder names alike: the namer's claim takes all of them at once (so they
+    are read again in one pass), however small its limit."""
+    pieces = [pending(conn, f"piece{i}", poster="one@example.invalid") for i in range(4)]
+    other = pending(conn, "other", poster="two@example.invalid")
+    conn.execute("UPDATE voyager.pending_releases SET status = 4, named = 'Real.Show.S01E01', decided_at = now() "
+                 "WHERE release_key = ANY (%s)", (pieces,))
+    conn.execute("UPDATE voyager.pending_releases SET status = 4, named = 'Other.Film.2020', "
+                 "decided_at = now() + interval '1 second' WHERE release_key = %s", (other,))
+    first = conn.execute("SELECT release_key, name FROM voyager.claim_named_pending('n', 1)").fetchall()
+    assert sorted(bytes(k) for k, _n in first) == sorted(pieces) and {n for _k, n in first} == {"Real.Show.S01E01"}
+    assert [bytes(k) for k, _n in conn.execute("SELECT release_key, name FROM voyager.claim_named_pending('n', 1)")] \
+        == [other]
+
+
+def test_the_namer_reads_near_spans_once():
+    from workers.namer import READ_GAP, spans_to_read
+    rows = [("c1", b"k1", "g", 100, 150, {}, {}), ("c3", b"k3", "g", 151, 300, {}, {}),
+            ("c2", b"k2", "g", 120, 140, {}, {}), ("c4", b"k4", "g", 300 + READ_GAP + 1, 400 + READ_GAP, {}, {}),
+            ("c5", b"k5", "h", 120, 140, {}, {})]
+    got = [(g, f, l, [c for c, *_x in claimed]) for g, f, l, claimed, _r, _o in spans_to_read(rows)]
+    assert got == [("g", 100, 300, ["c1", "c2", "c3"]), ("g", 301 + READ_GAP, 400 + READ_GAP, ["c4"]),
+                   ("h", 120, 140, ["c5"])]

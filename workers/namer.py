@@ -2,13 +2,14 @@
 
 A pending release keeps no segments, so the one the ladder named (voyager.
 pending_ladder: status 4, named awaiting the move) needs them back before it
-can be a release with an NZB. The namer claims such releases
-(voyager.claim_named_pending: SKIP LOCKED, a token and a lease each), reads
-each one's article span again — from the corpus (VOYAGER_CORPUS) when a
-stored range holds the span, else by XOVER on one `headers` connection the
+can be a release with an NZB. The namer claims such releases, an upload's
+pieces together (voyager.claim_named_pending: SKIP LOCKED, a token and a
+lease each), reads their article spans again, near ones in one pass (an
+upload posted one random-named file at a time is read once) — from the
+corpus (VOYAGER_CORPUS) when a stored range holds the span, else by XOVER on one `headers` connection the
 account's budget grants (voyager.nntp_claim) — through a window that keeps
-only that release's key (Window.keep_only: written as a release with its
-chunk, though its files are random-named), and hands what it read to
+only those releases' keys (Window.keep_only: each written as a release with
+its chunk, though its files are random-named), and hands what it read to
 voyager.store_named, which writes the catalog release under the name the
 ladder decided. A span that gives the release no more (expired articles) is
 handed over as nothing: the database ends it exhausted.
@@ -42,6 +43,26 @@ def connect(dsn: str) -> psycopg.Connection:
     return psycopg.connect(dsn, autocommit=True, prepare_threshold=None)
 
 
+# claimed spans of a group this close are read as one: an upload posted one random-named
+# file at a time is many pending releases side by side
+READ_GAP = 10_000
+
+
+def spans_to_read(rows) -> list[tuple]:
+    """The claimed releases (claim, key, group, first, last, rules, owners) as the
+    spans to read again: (group, first, last, [(claim, key, first, last)], rules,
+    owners), a group's overlapping or near spans joined."""
+    out: list[list] = []
+    for claim, key, group, first, last, rules, owners in sorted(rows, key=lambda r: (r[2], r[3])):
+        cur = out[-1] if out else None
+        if cur is not None and cur[0] == group and first <= cur[2] + READ_GAP:
+            cur[2] = max(cur[2], last)
+            cur[3].append((claim, bytes(key), first, last))
+        else:
+            out.append([group, first, last, [(claim, bytes(key), first, last)], rules, owners])
+    return [tuple(s) for s in out]
+
+
 class Namer:
     def __init__(self, dsn: str, node: str, *, until_idle: bool = False, corpus: str | os.PathLike | None = None,
                  nntp: NntpConfig | None = None, batch: int = 10, poll_seconds: float = 30.0):
@@ -52,7 +73,7 @@ class Namer:
         self.nntp: NntpConnection | None = None
         self.stopping = False
         self.stats = {"claimed": 0, "moved": 0, "gone": 0, "stale": 0, "from_corpus": 0, "from_server": 0,
-                      "headers": 0}
+                      "reads": 0, "headers": 0}
 
     def request_stop(self, *_a) -> None:
         self.stopping = True
@@ -81,23 +102,27 @@ class Namer:
         return fetch_overview(self.nntp, group, first, last)
 
     # -- the move -----------------------------------------------------------------------------
-    def move(self, conn, store: Store, claim, key: bytes, group: str, first: int, last: int, rules, owners) -> None:
+    def move(self, conn, store: Store, group: str, first: int, last: int, claimed: list, rules, owners) -> None:
+        """Reads first..last once for every claimed release in it (claim, key, first, last)."""
         window = Window(group, priorities=owners, rules=dict(DEFAULT_RULES, **(rules or {})), spool=False)
-        window.keep_only([key])
+        window.keep_only([key for _c, key, _f, _l in claimed])
         text = self.overview(conn, group, first, last)
         window.feed(text, last, first)
         self.stats["headers"] += window.lines
+        self.stats["reads"] += 1
         batch = window.flush()
-        rec = next((r for r in (batch or {}).get("releases", ()) if r["release_key"] == key), None)
-        rid = conn.execute("SELECT voyager.store_named(%s, %s)",
-                           (claim, store.release_row(rec) if rec is not None else None)).fetchone()[0]
-        if rid is not None:
-            self.stats["moved"] += 1
-        elif rec is None:
-            self.stats["gone"] += 1
-            log.warning("%s %d-%d: the pending release %s is not there any more", group, first, last, key.hex())
-        else:
-            self.stats["stale"] += 1       # its claim was taken over: the new holder moves it
+        read = {r["release_key"]: r for r in (batch or {}).get("releases", ())}
+        for claim, key, kfirst, klast in claimed:
+            rec = read.get(key)
+            rid = conn.execute("SELECT voyager.store_named(%s, %s)",
+                               (claim, store.release_row(rec) if rec is not None else None)).fetchone()[0]
+            if rid is not None:
+                self.stats["moved"] += 1
+            elif rec is None:
+                self.stats["gone"] += 1
+                log.warning("%s %d-%d: the pending release %s is not there any more", group, kfirst, klast, key.hex())
+            else:
+                self.stats["stale"] += 1       # its claim was taken over: the new holder moves it
 
     def run(self) -> dict:
         conn = connect(self.dsn)
@@ -115,10 +140,10 @@ class Namer:
                         time.sleep(0.2)
                     continue
                 self.stats["claimed"] += len(rows)
-                for claim, key, group, first, last, rules, owners in rows:
+                for group, first, last, claimed, rules, owners in spans_to_read(rows):
                     if self.stopping:
                         break            # the rest come back when their lease runs out
-                    self.move(conn, store, claim, bytes(key), group, first, last, rules, owners)
+                    self.move(conn, store, group, first, last, claimed, rules, owners)
         finally:
             if self.nntp is not None:
                 self.nntp.close()

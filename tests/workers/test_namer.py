@@ -125,7 +125,9 @@ def assert_moved_as_their_truth(conn, truth, corpus: Path) -> None:
 def test_the_namer_moves_them_by_xover(named, conn, db_dsn, corpus, server, tmp_path):
     stats = command(env_for(db_dsn, server, tmp_path), "namer", "--until-idle", "--node", "n")
     assert stats["node"] == "n/namer"
-    assert stats["moved"] == len(named) and stats["from_server"] == len(named) and stats["from_corpus"] == 0
+    # near spans read once: every span by XOVER, none twice
+    assert stats["moved"] == len(named) and 0 < stats["from_server"] == stats["reads"] <= len(named)
+    assert stats["from_corpus"] == 0
     assert_moved_as_their_truth(conn, named, corpus)
     (row,) = conn.execute("SELECT pending_by_status FROM voyager.status_phase2").fetchall()
     assert row[0] == {"in_catalog": len(named)}
@@ -136,7 +138,7 @@ def test_the_namer_reads_a_stored_span_from_the_corpus(named, conn, db_dsn, corp
     cfg = NntpConfig(host="127.0.0.1", port=server.port, connections=4)
     stats = Namer(db_dsn, "n2", until_idle=True, corpus=corpus, nntp=cfg).run()
     assert stats["moved"] == len(named) and stats["from_corpus"] > 0
-    assert stats["from_corpus"] + stats["from_server"] == len(named)
+    assert stats["from_corpus"] + stats["from_server"] == stats["reads"] <= len(named)
     assert_moved_as_their_truth(conn, named, corpus)
     # a taken release whose namer died comes back after its lease; a done one never
     assert conn.execute("SELECT count(*) FROM voyager.claim_named_pending('n3')").fetchone()[0] == 0
