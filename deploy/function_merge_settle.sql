@@ -30,9 +30,11 @@ BEGIN
           FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone)
         UNION ALL
         SELECT t.root, t.posted_at, t.last_posted_at, t.first_article, t.last_article, t.segments, t.bytes, t.files,
-               t.complete OR coalesce((SELECT bool_or(voyager.par2_complete(t.root, s.set_id))
+               -- a set whose list is gone keeps the completeness it gave
+               t.complete OR coalesce((SELECT bool_or(coalesce(voyager.par2_complete(t.root, s.set_id), x.complete))
                                          FROM (SELECT DISTINCT rm.set_id FROM voyager.release_merges rm
-                                                WHERE rm.survivor_id = t.root AND rm.set_id IS NOT NULL) s), false),
+                                                WHERE rm.survivor_id = t.root AND rm.set_id IS NOT NULL) s,
+                                              voyager.releases x WHERE x.id = t.root), false),
                t.has_par2, n.source, n.name
           FROM (SELECT p.root, min(p.posted_at) AS posted_at, max(p.last_posted_at) AS last_posted_at,
                        min(p.first_article) AS first_article, max(p.last_article) AS last_article,

@@ -4,7 +4,8 @@ BEGIN;
 -- merged into it are complete by a set when every file the set describes is
 -- there by name (compared as the name pass compares) or by its first 16 KiB
 -- and size, or, renamed past recognition, when as many files that are not
--- par2 and as many bytes are there as the set describes.
+-- par2 and as many bytes are there as the set describes. NULL when the set's
+-- file list was dropped (drop_par2_lists).
 CREATE FUNCTION voyager.par2_complete(p_release_id bigint, p_set_id bytea) RETURNS boolean
 LANGUAGE sql STABLE AS $$
 WITH parts AS (
@@ -19,7 +20,9 @@ WITH parts AS (
 ), described AS (
     SELECT f.name, f.size, f.md5_16k FROM voyager.par2_files f WHERE f.set_id = p_set_id
 )
-SELECT EXISTS (SELECT FROM described)
+SELECT CASE WHEN (SELECT s.files_dropped_at IS NOT NULL FROM voyager.par2_sets s WHERE s.set_id = p_set_id)
+            THEN NULL                     -- its list is gone: it proved what it could before
+       ELSE EXISTS (SELECT FROM described)
    AND CASE WHEN (SELECT bool_and(EXISTS (SELECT FROM voyager.file_hashes h       -- by hash: no chunk decoded
                                            WHERE h.md5_16k = d.md5_16k AND h.size = d.size
                                              AND h.release_id IN (SELECT id FROM parts)))
@@ -32,7 +35,7 @@ SELECT EXISTS (SELECT FROM described)
                     FROM described d)
                  OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
                        >= (SELECT count(*) FROM described)
-                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END
+                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END END
 $$;
 COMMENT ON FUNCTION voyager.par2_complete(bigint, bytea) IS
     'Whether a release with its merged ones holds every file a par2 set describes (by name, hash, or count and bytes)';

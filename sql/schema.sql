@@ -1187,6 +1187,55 @@ $$;
 
 
 --
+-- Name: drop_par2_lists(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.drop_par2_lists() RETURNS TABLE(sets integer, files integer)
+    LANGUAGE plpgsql
+    AS $$
+#variable_conflict use_column
+DECLARE
+    v_place timestamptz := (SELECT j.place FROM voyager.jobs j WHERE j.name = 'merges');
+    v_final timestamptz;
+    v_batch bigint := voyager.setting_int('par2_lists_batch');
+    v_sets bytea[];
+    v_files integer;
+BEGIN
+    IF v_place IS NULL THEN                 -- the merges have not begun: every set may still merge
+        sets := 0; files := 0;
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    v_final := v_place - make_interval(hours => voyager.setting_int('par2_list_keep_hours')::integer);
+    SELECT coalesce(array_agg(s.set_id), '{}') INTO v_sets
+      FROM (SELECT s.set_id FROM voyager.par2_sets s
+             WHERE s.files_dropped_at IS NULL AND s.found_at < v_place
+               AND (s.found_at < v_final
+                    OR (EXISTS (SELECT FROM voyager.probe_cache k
+                                 JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id
+                                WHERE k.facts -> 'par2' ->> 'set_id' = encode(s.set_id, 'hex') AND k.status = 0
+                                  AND pc.release_id IS NOT NULL)
+                        AND NOT EXISTS (       -- a holder still open: neither complete nor judged
+                            SELECT FROM voyager.probe_cache k
+                              JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id
+                              JOIN voyager.releases r ON r.id = pc.release_id
+                              JOIN voyager.releases root ON root.id = coalesce(r.merged_into, r.id)
+                              LEFT JOIN voyager.release_judgements j ON j.release_id = r.id AND j.hidden
+                                                                    AND j.verdict <> 'merged'
+                             WHERE k.facts -> 'par2' ->> 'set_id' = encode(s.set_id, 'hex') AND k.status = 0
+                               AND NOT root.complete AND j.release_id IS NULL)))
+             ORDER BY s.found_at
+             LIMIT v_batch) s;
+    DELETE FROM voyager.par2_files f WHERE f.set_id = ANY (v_sets);
+    GET DIAGNOSTICS v_files = ROW_COUNT;
+    UPDATE voyager.par2_sets s SET files_dropped_at = now() WHERE s.set_id = ANY (v_sets);
+    sets := cardinality(v_sets);
+    files := v_files;
+    RETURN NEXT;
+END $$;
+
+
+--
 -- Name: estimate_range_dates(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -2349,9 +2398,11 @@ BEGIN
           FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone)
         UNION ALL
         SELECT t.root, t.posted_at, t.last_posted_at, t.first_article, t.last_article, t.segments, t.bytes, t.files,
-               t.complete OR coalesce((SELECT bool_or(voyager.par2_complete(t.root, s.set_id))
+               -- a set whose list is gone keeps the completeness it gave
+               t.complete OR coalesce((SELECT bool_or(coalesce(voyager.par2_complete(t.root, s.set_id), x.complete))
                                          FROM (SELECT DISTINCT rm.set_id FROM voyager.release_merges rm
-                                                WHERE rm.survivor_id = t.root AND rm.set_id IS NOT NULL) s), false),
+                                                WHERE rm.survivor_id = t.root AND rm.set_id IS NOT NULL) s,
+                                              voyager.releases x WHERE x.id = t.root), false),
                t.has_par2, n.source, n.name
           FROM (SELECT p.root, min(p.posted_at) AS posted_at, max(p.last_posted_at) AS last_posted_at,
                        min(p.first_article) AS first_article, max(p.last_article) AS last_article,
@@ -2748,7 +2799,9 @@ WITH parts AS (
 ), described AS (
     SELECT f.name, f.size, f.md5_16k FROM voyager.par2_files f WHERE f.set_id = p_set_id
 )
-SELECT EXISTS (SELECT FROM described)
+SELECT CASE WHEN (SELECT s.files_dropped_at IS NOT NULL FROM voyager.par2_sets s WHERE s.set_id = p_set_id)
+            THEN NULL                     -- its list is gone: it proved what it could before
+       ELSE EXISTS (SELECT FROM described)
    AND CASE WHEN (SELECT bool_and(EXISTS (SELECT FROM voyager.file_hashes h       -- by hash: no chunk decoded
                                            WHERE h.md5_16k = d.md5_16k AND h.size = d.size
                                              AND h.release_id IN (SELECT id FROM parts)))
@@ -2761,7 +2814,7 @@ SELECT EXISTS (SELECT FROM described)
                     FROM described d)
                  OR ((SELECT count(*) FROM names WHERE voyager.side_kind(n) IS DISTINCT FROM 'par2')
                        >= (SELECT count(*) FROM described)
-                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END
+                     AND (SELECT sum(bytes) FROM own) >= (SELECT sum(size) FROM described)) END END
 $$;
 
 
@@ -5623,6 +5676,7 @@ CREATE TABLE voyager.par2_sets (
     files integer NOT NULL,
     message_id text NOT NULL,
     found_at timestamp with time zone DEFAULT now() NOT NULL,
+    files_dropped_at timestamp with time zone,
     CONSTRAINT par2_sets_set_id_check CHECK ((octet_length(set_id) = 16))
 );
 
@@ -7253,6 +7307,13 @@ CREATE INDEX par2_files_hash_idx ON voyager.par2_files USING btree (md5_16k, siz
 --
 
 CREATE INDEX par2_sets_found_brin ON voyager.par2_sets USING brin (found_at);
+
+
+--
+-- Name: par2_sets_listed_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX par2_sets_listed_idx ON voyager.par2_sets USING btree (found_at) WHERE (files_dropped_at IS NULL);
 
 
 --

@@ -326,3 +326,60 @@ def test_a_survivor_is_as_locked_as_its_parts(upload):
     assert conn.execute("SELECT status FROM voyager.release_passwords WHERE release_id = %s",
                         (video,)).fetchone() is None
     sound(conn)
+
+
+def test_a_sets_file_list_goes_once_it_can_merge_nothing_more(conn):
+    """The par2_lists job drops a set's file list (the set stays) once every
+    release holding it is complete or judged, or once it is older than the
+    keep; a survivor keeps the completeness the dropped set proved."""
+    rels = window_releases([
+        ([("qz7k.part1.rar", 3), ("qz7k.part2.rar", 3)], "qz7k", "up <up@example.com>", T0),
+        ([("wv3p.par2", 1)], "wv3p", "up <up@example.com>", T0 + 60),
+        ([("Quiet.Harbor.2023.720p.nfo", 1)], "Quiet.Harbor.2023.720p.nfo", "up <up@example.com>", T0 + 120),
+    ])
+    for r in rels[:2]:
+        r["readable"] = False
+    ids = store(conn, rels)
+    big, small = sorted((ids["qz7k"], ids["wv3p"]), key=lambda i: -head(conn, i)[6])
+    nfo = ids["Quiet.Harbor.2023.720p.nfo"]
+    set_id = bytes(range(16))
+    conn.execute("""INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id)
+                    VALUES (%s, 'par2cmdline', 'Quiet.Harbor.2023.720p.mkv', 1, 'set@x')""", (set_id,))
+    conn.execute("""INSERT INTO voyager.par2_files (set_id, file_id, name, size, md5_16k, md5)
+                    VALUES (%s, %s, 'Quiet.Harbor.2023.720p.mkv', 1000, %s, %s)""",
+                 (set_id, bytes(16), bytes(16), bytes(16)))
+    # the par2 release holds the set: its probed article gave it
+    conn.execute("UPDATE voyager.probe_candidates SET message_id = 'set@x' WHERE release_id = %s AND kind = 'par2'",
+                 (small,))
+    conn.execute("""INSERT INTO voyager.probe_cache (message_id, kind, status, facts)
+                    VALUES ('set@x', 'par2', 0, jsonb_build_object('par2', jsonb_build_object('set_id', %s::text)))""",
+                 (set_id.hex(),))
+    assert conn.execute("SELECT count(*) FROM voyager.probe_candidates WHERE message_id = 'set@x'").fetchone()[0] == 1
+    conn.execute("UPDATE voyager.jobs SET place = now() WHERE name = 'merges'")
+
+    def drop() -> tuple:
+        return conn.execute("SELECT sets, files FROM voyager.drop_par2_lists()").fetchone()
+
+    conn.execute("UPDATE voyager.releases SET complete = false WHERE id = %s", (small,))
+    assert drop() == (0, 0)                  # its holder is open: the set may still merge
+    merge(conn, [(big, small, "par2", set_id)])
+    assert conn.execute("SELECT complete FROM voyager.releases WHERE id = %s", (big,)).fetchone()[0]
+    assert drop() == (1, 1)                  # its holder's survivor is complete
+    assert conn.execute("SELECT files, files_dropped_at IS NOT NULL FROM voyager.par2_sets").fetchall() == [(1, True)]
+    assert conn.execute("SELECT count(*) FROM voyager.par2_files").fetchone()[0] == 0
+    merge(conn, [(big, nfo, "sidecar", None)])
+    assert conn.execute("SELECT complete, files FROM voyager.releases WHERE id = %s", (big,)).fetchone() == (True, 4)
+    sound(conn)
+
+
+def test_an_old_sets_file_list_goes_whatever_its_holders(conn):
+    set_id = bytes(range(1, 17))
+    conn.execute("""INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id, found_at)
+                    VALUES (%s, 'par2cmdline', 'Old.Thing.mkv', 1, 'old@x', now() - interval '8 days')""", (set_id,))
+    conn.execute("""INSERT INTO voyager.par2_files (set_id, file_id, name, size, md5_16k, md5)
+                    VALUES (%s, %s, 'Old.Thing.mkv', 1000, %s, %s)""", (set_id, bytes(16), bytes(16), bytes(16)))
+    assert conn.execute("SELECT sets FROM voyager.drop_par2_lists()").fetchone()[0] == 0   # no merges yet
+    conn.execute("UPDATE voyager.jobs SET place = now() - interval '6 days' WHERE name = 'merges'")
+    assert conn.execute("SELECT sets FROM voyager.drop_par2_lists()").fetchone()[0] == 0   # within the keep
+    conn.execute("UPDATE voyager.jobs SET place = now() WHERE name = 'merges'")
+    assert conn.execute("SELECT sets, files FROM voyager.drop_par2_lists()").fetchone() == (1, 1)
