@@ -29,9 +29,11 @@ def three_groups(conn):
 
 
 def age_heartbeat(conn, group: str, lane: str = "history", seconds: int = 3600) -> None:
-    conn.execute("""UPDATE voyager.group_leases gl SET heartbeat_at = now() - make_interval(secs => %s)
-                      FROM voyager.groups g WHERE g.id = gl.group_id AND g.name = %s AND gl.lane = %s""",
-                 (seconds, group, lane))
+    conn.execute("""UPDATE voyager.group_leases gl
+                       SET heartbeat_at = now() - make_interval(secs => %(s)s),
+                           expires_at = voyager.lease_expiry() - make_interval(secs => %(s)s)
+                      FROM voyager.groups g WHERE g.id = gl.group_id AND g.name = %(g)s AND gl.lane = %(l)s""",
+                 {"s": seconds, "g": group, "l": lane})
 
 
 def test_each_claim_gets_another_group_until_none_is_free(three_groups):
