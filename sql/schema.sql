@@ -4141,7 +4141,7 @@ BEGIN
                     v_kept := 'counted';
                 END IF;
                 v_plan := CASE WHEN p_plan IN ('matches', 'walk') THEN p_plan
-                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0) + greatest(p_limit, 0),
+                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0)::bigint + greatest(p_limit, 0),
                                                              cardinality(v_text) > 0, v_indexed OR v_episode, p_releases)
                                THEN 'walk' ELSE 'matches' END;
                 IF p_offset < v_total AND p_limit > 0 THEN
@@ -4338,7 +4338,7 @@ DECLARE
     v_key text := voyager.search_word_key(p_words, p_judged);
     v_promote boolean := false;
     v_total bigint;
-    v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
+    v_need bigint := greatest(p_offset, 0)::bigint + greatest(p_limit, 0);   -- 64 bits: any offset plus a limit
     v_newest date;
     v_oldest date;
     v_days numeric;
@@ -4390,8 +4390,8 @@ BEGIN
             -- a common word now: the fold is to count it and keep its count from then on
             v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids, v_at) WITH ORDINALITY x(i, a, n)
+                      WHERE x.n > p_offset AND x.n <= v_need ORDER BY x.n;
         IF NOT FOUND THEN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;
