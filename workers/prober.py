@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(message)s")
     from voyager.config import Config
-    dsn = args.dsn or os.environ.get("VOYAGER_WORKER_DSN") or Config.from_env().pooled_dsn
+    dsn = args.dsn or Config.from_env().worker_dsn
     node = (args.node or os.uname().nodename) + "/probe"
     p = Prober(dsn, node, threads=args.threads, until_idle=args.until_idle, progress=sys.stderr.isatty())
     signal.signal(signal.SIGTERM, p.request_stop)

@@ -328,7 +328,7 @@ class LaneWorker:
     def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
         self.cfg = cfg or Config.from_env()
-        self.dsn = os.environ.get("VOYAGER_WORKER_DSN") or self.cfg.pooled_dsn
+        self.dsn = self.cfg.worker_dsn
         self.stopping = False
         corpus = os.environ.get("VOYAGER_CORPUS")
         self.corpus_dir = Path(corpus) if corpus else None
