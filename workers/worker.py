@@ -47,6 +47,7 @@ from ext import scan
 from ext.window import DEFAULT_RULES, Window
 from voyager.corpus import Corpus, CorpusWriter
 from voyager.config import Config
+from workers import start_logging
 from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
                           chunk_requests, fetch_overview, fetch_overview_raw, unstuff)
 from workers.store import Store
@@ -815,8 +816,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s")
+    start_logging(args.verbose)
     node = args.node or os.uname().nodename
     if args.lane:
         w = LaneWorker(args.lane, node, args.until_idle, args.flush_at_end)
