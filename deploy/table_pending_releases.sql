@@ -22,5 +22,5 @@ CREATE TABLE voyager.pending_releases (
     candidates     jsonb NOT NULL                 -- the probe targets [[kind, message-id, file], ...]
 );
 CREATE INDEX pending_releases_waiting_idx ON voyager.pending_releases (created_at) WHERE status = 0;
-COMMENT ON TABLE voyager.pending_releases IS 'Releases without a usable name: no catalog row, no chunk, until phase 2 names them';
+COMMENT ON TABLE voyager.pending_releases IS 'Releases without a usable name (decision f): no catalog row, no chunk, until phase 2 names them';
 COMMIT;

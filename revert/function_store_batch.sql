@@ -134,7 +134,7 @@ BEGIN
     )
     SELECT count(*), count(*) FILTER (WHERE w.finished) INTO v_releases, v_finished FROM written w;
 
-    -- pending releases: nothing enters the catalog without a name someone could search
+    -- pending releases (decision f): outside the catalog
     INSERT INTO voyager.pending_releases AS x (release_key, identity_key, posted_at, last_posted_at, first_article,
                                                last_article, segments, bytes, group_id, files, file_total, finished,
                                                complete, tool, poster, name, candidates)
