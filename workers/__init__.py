@@ -3,6 +3,8 @@ call of a stored function in schema `voyager`."""
 import logging
 import os
 
+log = logging.getLogger("voyager.workers")
+
 
 def start_logging(verbose: bool) -> None:
     """A worker's log on stderr: INFO with -v, else warnings and errors."""
@@ -23,3 +25,15 @@ def claimant(args, role: str) -> tuple[str, str]:
     start_logging(args.verbose)
     from voyager.config import Config
     return args.dsn or Config.from_env().worker_dsn, (args.node or os.uname().nodename) + "/" + role
+
+
+def claim_connections(conn, pool, node: str, role: str, want: int, limit: int, granted: int) -> int:
+    """This process's share of the account's NNTP connections for a role,
+    claimed or renewed (voyager.nntp_claim), the pool sized to it; `granted`,
+    the share before, tells when to log a change."""
+    got = conn.execute("SELECT voyager.nntp_claim(%s, %s, %s::integer, %s::integer, %s::integer)",
+                       (node, role, want, limit, pool.open_connections)).fetchone()[0]
+    if got != granted:
+        log.info("%s: %d NNTP connections granted for %s (wanted %d)", node, got, role, want)
+    pool.resize(got)
+    return got

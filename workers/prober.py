@@ -27,7 +27,7 @@ from typing import Callable
 
 import psycopg
 
-from workers import claimant, claimant_arguments
+from workers import claim_connections, claimant, claimant_arguments
 from workers.nntp import NntpBodyTooLarge, NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE
 from workers.probe import MAX_BODY      # what one body may take: past it, no article a reader wants
 
@@ -79,12 +79,8 @@ class Budget(threading.Thread):
             try:
                 if conn is None or conn.closed:
                     conn = connect(self.dsn)
-                got = conn.execute("SELECT voyager.nntp_claim(%s, %s, %s::integer, %s::integer, %s::integer)",
-                                   (self.node, ROLE, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
-                if got != self.granted:
-                    log.info("%s: %d NNTP connections granted for probes (wanted %d)", self.node, got, self.want)
-                self.granted = got
-                self.pool.resize(got)
+                self.granted = claim_connections(conn, self.pool, self.node, ROLE, self.want, self.limit,
+                                                 self.granted)
                 self.claimed.set()
             except psycopg.Error as e:
                 log.warning("connection budget: %s", e)

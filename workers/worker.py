@@ -47,7 +47,7 @@ from ext import scan
 from ext.window import DEFAULT_RULES, Window
 from voyager.corpus import Corpus, CorpusWriter
 from voyager.config import Config
-from workers import start_logging
+from workers import claim_connections, start_logging
 from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
                           chunk_requests, fetch_overview, fetch_overview_raw, unstuff)
 from workers.store import Store
@@ -254,12 +254,7 @@ class Keeper(threading.Thread):
         if self.pool is None:
             self.claimed.set()
             return
-        got = conn.execute("SELECT voyager.nntp_claim(%s, 'headers', %s::integer, %s::integer, %s::integer)",
-                           (self.node, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
-        if got != self.granted:
-            log.info("%s: %d NNTP connections granted (wanted %d)", self.node, got, self.want)
-        self.granted = got
-        self.pool.resize(got)
+        self.granted = claim_connections(conn, self.pool, self.node, "headers", self.want, self.limit, self.granted)
         self.claimed.set()
 
     def run(self) -> None:
