@@ -1,10 +1,10 @@
--- Deploy voyager:function_advance_range to pg
+-- Deploy voyager:function_advance_range to pg: the lease's expires_at moved on
 BEGIN;
 -- Moves a range's resume point by one stored batch. Refused unless the lease is
 -- current, the range is its cursor and the batch starts exactly at the resume
 -- point: a batch sent twice or late changes nothing (SQLSTATE VY003).
 -- The batch store calls it in the transaction that writes the batch.
-CREATE FUNCTION voyager.advance_range(p_token uuid, p_range_id bigint, p_first_article bigint,
+CREATE OR REPLACE FUNCTION voyager.advance_range(p_token uuid, p_range_id bigint, p_first_article bigint,
                                       p_next_article bigint, p_headers bigint DEFAULT 0)
 RETURNS voyager.ranges
 LANGUAGE plpgsql AS $$
@@ -38,7 +38,8 @@ BEGIN
            done_at = CASE WHEN p_next_article > end_article THEN now() END
      WHERE id = r.id
     RETURNING * INTO r;
-    UPDATE voyager.group_leases SET heartbeat_at = now() WHERE group_id = v.group_id AND lane = v.lane;
+    UPDATE voyager.group_leases SET heartbeat_at = now(), expires_at = voyager.lease_expiry()
+     WHERE group_id = v.group_id AND lane = v.lane;
     RETURN r;
 END $$;
 COMMENT ON FUNCTION voyager.advance_range(uuid, bigint, bigint, bigint, bigint)

@@ -1,15 +1,14 @@
--- Deploy voyager:function_lease_recovery to pg
+-- Deploy voyager:function_lease_recovery to pg: a runner's lease taken once past its expires_at
 BEGIN;
 -- Leases the oldest open recovery whose group has no recovery running (or whose
--- runner went silent for lease_ttl_seconds: it starts again, the stores being
--- idempotent) on the group's recovery lane, the recovery's rule set fixed on it
--- (lease_rules gives it). SKIP LOCKED; no row when none is free.
-CREATE FUNCTION voyager.lease_recovery(p_node text DEFAULT NULL)
+-- runner's lease expired: it starts again, the stores being idempotent) on the
+-- group's recovery lane, the recovery's rule set fixed on it (lease_rules gives
+-- it). SKIP LOCKED; no row when none is free.
+CREATE OR REPLACE FUNCTION voyager.lease_recovery(p_node text DEFAULT NULL)
 RETURNS TABLE (token uuid, recovery_id bigint, group_name text, rule text, key text, taken_over boolean)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-    v_ttl   interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
     v_node  text := coalesce(nullif(p_node, ''), 'unnamed');
     v_token uuid := gen_random_uuid();
     x       voyager.recoveries;
@@ -19,7 +18,7 @@ BEGIN
     SELECT r.id, gl.token IS NOT NULL INTO v_id, v_held
       FROM voyager.recoveries r
       JOIN voyager.group_leases gl ON gl.group_id = r.group_id AND gl.lane = 'recovery'
-     WHERE r.done_at IS NULL AND (gl.token IS NULL OR gl.heartbeat_at < now() - v_ttl)
+     WHERE r.done_at IS NULL AND (gl.token IS NULL OR gl.expires_at < now())
      ORDER BY r.id
      LIMIT 1
        FOR UPDATE OF gl SKIP LOCKED;
@@ -28,7 +27,8 @@ BEGIN
     END IF;
     SELECT * INTO x FROM voyager.recoveries r WHERE r.id = v_id;
     UPDATE voyager.group_leases gl
-       SET token = v_token, holder = v_node, leased_at = now(), heartbeat_at = now(), range_id = NULL,
+       SET token = v_token, holder = v_node, leased_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry(), range_id = NULL,
            rule_version = x.rule_version, rules_token = v_token, takeovers = gl.takeovers + v_held::integer
      WHERE gl.group_id = x.group_id AND gl.lane = 'recovery';
     UPDATE voyager.recoveries r SET token = v_token WHERE r.id = x.id;

@@ -1,4 +1,4 @@
--- Deploy voyager:function_next_range to pg
+-- Deploy voyager:function_next_range to pg: the lease's expires_at moved on
 BEGIN;
 -- The lease's next range in article order: the unfinished cursor range again,
 -- else the lowest planned range the lane may take (now leased to it). No row
@@ -16,7 +16,7 @@ DECLARE
     r voyager.ranges;
 BEGIN
     v := voyager.lease_of(p_token);
-    UPDATE voyager.group_leases gl SET heartbeat_at = now()
+    UPDATE voyager.group_leases gl SET heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE gl.group_id = v.group_id AND gl.lane = v.lane;
 
     SELECT * INTO r FROM voyager.ranges x WHERE x.id = v.range_id AND x.status = 'leased' FOR UPDATE;

@@ -1,4 +1,4 @@
--- Deploy voyager:function_search_page to pg
+-- Deploy voyager:function_search_page to pg: the page's end in 64 bits
 -- The one search planner: a search's total and page from its query (a jsonb
 -- of what the web parsed), the way to them decided here and nothing written.
 --   words alone (nothing asked of the release row): search_words_page;
@@ -16,7 +16,7 @@
 -- common now (voyager.ask_search_promotion). p_plan forces a way (the tests'
 -- agreement of the plans): 'first', 'count', 'matches', 'walk', 'months', 'days'.
 BEGIN;
-CREATE FUNCTION voyager.search_page(p_query jsonb, p_limit integer, p_offset integer,
+CREATE OR REPLACE FUNCTION voyager.search_page(p_query jsonb, p_limit integer, p_offset integer,
                                     p_total bigint DEFAULT NULL, p_shared bytea DEFAULT NULL,
                                     p_substring_total bigint DEFAULT NULL, p_substring_shared bytea DEFAULT NULL,
                                     p_state bigint DEFAULT NULL, p_plan text DEFAULT NULL,
@@ -253,7 +253,7 @@ BEGIN
                     v_kept := 'counted';
                 END IF;
                 v_plan := CASE WHEN p_plan IN ('matches', 'walk') THEN p_plan
-                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0) + greatest(p_limit, 0),
+                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0)::bigint + greatest(p_limit, 0),
                                                              cardinality(v_text) > 0, v_indexed OR v_episode, p_releases)
                                THEN 'walk' ELSE 'matches' END;
                 IF p_offset < v_total AND p_limit > 0 THEN

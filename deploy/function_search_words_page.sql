@@ -1,9 +1,5 @@
--- Deploy voyager:function_search_words_page to pg
--- search_words_page decides the word's count key itself and writes nothing
--- (a search can run where nothing may be written); the promotion it asks for
--- is a call of its own.
+-- Deploy voyager:function_search_words_page to pg: the page's end in 64 bits
 BEGIN;
-DROP FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text);
 -- A page of a search by words alone (nothing asked of the release row): the
 -- total (search_count of the word's key when it keeps it, else counted: for a
 -- word not tracked, in the same pass as the page, `promote` telling when it
@@ -16,7 +12,7 @@ DROP FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[],
 --   days     the same a day at a time (a word in a good part of the catalog).
 -- A days walk that finds the matches thinner than their average goes on by months.
 -- Generic plans: the probes are one plan each, not one planning a period.
-CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer,
+CREATE OR REPLACE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer,
                                           p_judged boolean DEFAULT false, p_plan text DEFAULT NULL)
 RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz, promote boolean)
 LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
@@ -25,7 +21,7 @@ DECLARE
     v_key text := voyager.search_word_key(p_words, p_judged);
     v_promote boolean := false;
     v_total bigint;
-    v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
+    v_need bigint := greatest(p_offset, 0)::bigint + greatest(p_limit, 0);   -- 64 bits: any offset plus a limit
     v_newest date;
     v_oldest date;
     v_days numeric;
@@ -77,8 +73,8 @@ BEGIN
             -- a common word now: the fold is to count it and keep its count from then on
             v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids, v_at) WITH ORDINALITY x(i, a, n)
+                      WHERE x.n > p_offset AND x.n <= v_need ORDER BY x.n;
         IF NOT FOUND THEN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;

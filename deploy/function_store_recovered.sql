@@ -1,4 +1,4 @@
--- Deploy voyager:function_store_recovered to pg
+-- Deploy voyager:function_store_recovered to pg: the lease's expires_at moved on
 BEGIN;
 -- A recovery's batch for one of the ranges it stores into: of the window's
 -- releases and pending releases, only those the retracted rule's key had
@@ -7,7 +7,7 @@ BEGIN;
 -- is, so a replay after a takeover adds nothing twice). p_release_tools and
 -- p_pending_groups: what the window knows of each that the arrays do not carry
 -- (a release's upload tool, a pending release's groups), in the same order.
-CREATE FUNCTION voyager.store_recovered(
+CREATE OR REPLACE FUNCTION voyager.store_recovered(
     p_token uuid, p_range_id bigint,
     p_releases voyager.release_in[] DEFAULT '{}', p_pending voyager.pending_in[] DEFAULT '{}',
     p_release_tools text[] DEFAULT '{}', p_pending_groups jsonb DEFAULT '[]')
@@ -45,7 +45,7 @@ BEGIN
     IF cardinality(v_rel) = 0 AND cardinality(v_pend) = 0 THEN
         RETURN jsonb_build_object('range', p_range_id, 'releases', 0, 'pending', 0);
     END IF;
-    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now()
+    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE group_id = v.group_id AND lane = v.lane;
     SELECT next_article INTO v_at FROM voyager.ranges WHERE id = p_range_id;
     v_out := voyager.store_batch(p_token, p_range_id, v_at, v_at, 0, v_rel, v_pend);

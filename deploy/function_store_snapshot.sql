@@ -29,7 +29,8 @@ BEGIN
         ON CONFLICT (group_id, lane, article) DO UPDATE
        SET rule_version = excluded.rule_version, bytes = excluded.bytes, taken_at = excluded.taken_at,
            data = excluded.data;
-    UPDATE voyager.group_leases SET snapshot_article = p_article, snapshot_at = now(), heartbeat_at = now()
+    UPDATE voyager.group_leases SET snapshot_article = p_article, snapshot_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN octet_length(p_data);
 END $$;

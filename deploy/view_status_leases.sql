@@ -3,7 +3,7 @@ BEGIN;
 CREATE OR REPLACE VIEW voyager.status_leases AS
 SELECT g.name AS group_name, gl.lane, gl.holder, gl.leased_at,
        date_trunc('second', now() - gl.heartbeat_at) AS silent_for,
-       gl.heartbeat_at < now() - make_interval(secs => voyager.setting_int('lease_ttl_seconds')) AS stale,
+       gl.expires_at < now() AS stale,
        r.start_article || '-' || r.end_article AS range, r.next_article,
        gl.snapshot_article, date_trunc('second', now() - gl.snapshot_at) AS snapshot_age, s.bytes AS snapshot_bytes,
        gl.takeovers

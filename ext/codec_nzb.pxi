@@ -334,6 +334,15 @@ def nzb(chunks, title, poster, posted_at, groups, category=None, password=None):
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+def text_of(bytes b) -> str:
+    """Bytes of no declared charset (header fields, par2 file names) as text:
+    UTF-8 when they are, else Latin-1 (every byte one character)."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return b.decode("latin-1")
+
+
 def xml_text(s: str) -> str:
     """s with U+FFFD for what XML 1.0 forbids (put_text's rule for the head's texts)."""
     return NOT_XML.sub("\ufffd", s)

@@ -251,6 +251,21 @@ cdef int parse_fields(const char* p, Py_ssize_t n, Line* out) noexcept nogil:
     return OK
 
 
+cdef inline bint clean_field(const char** p, Py_ssize_t* n, char** scratch) noexcept nogil:
+    """A field without its control bytes (clean_into's), moved into the scratch
+    when it had any (the scratch then past it); whether it had."""
+    cdef Py_ssize_t k
+    if not has_below(p[0], n[0], 32):
+        return False
+    k = clean_into(p[0], n[0], scratch[0])
+    if k == n[0]:
+        return False
+    p[0] = scratch[0]
+    n[0] = k
+    scratch[0] += k
+    return True
+
+
 cdef int mend_line(Line* ln, char* scratch, int* mended) noexcept nogil:
     """The cleaner of a parsed line the caller keeps: OK or the reason it is no
     segment after all; what it changed as Mended bits in mended. Cleaned fields
@@ -265,21 +280,11 @@ cdef int mend_line(Line* ln, char* scratch, int* mended) noexcept nogil:
     if ln.nbytes > MAX_ARTICLE_BYTES_C:
         ln.nbytes = 0
         m |= C_BIG_BYTES
-    if has_below(ln.subject, ln.subject_len, 32):
-        k = clean_into(ln.subject, ln.subject_len, scratch)
-        if k < ln.subject_len:
-            ln.subject = scratch
-            ln.subject_len = k
-            scratch += k
-            m |= C_CONTROL
-    if has_below(ln.poster, ln.poster_len, 32):
-        k = clean_into(ln.poster, ln.poster_len, scratch)
-        if k < ln.poster_len:
-            ln.poster = scratch
-            ln.poster_len = k
-            scratch += k
-            trim(&ln.poster, &ln.poster_len)
-            m |= C_CONTROL
+    if clean_field(&ln.subject, &ln.subject_len, &scratch):
+        m |= C_CONTROL
+    if clean_field(&ln.poster, &ln.poster_len, &scratch):
+        trim(&ln.poster, &ln.poster_len)
+        m |= C_CONTROL
     if ln.poster_len > MAX_POSTER_C:
         ln.poster_len = utf8_cut(ln.poster, ln.poster_len, MAX_POSTER_C)
         m |= C_LONG_POSTER
@@ -293,12 +298,8 @@ cdef int mend_line(Line* ln, char* scratch, int* mended) noexcept nogil:
         ln.xref_len = k
         trim(&ln.xref, &ln.xref_len)
         m |= C_LONG_XREF
-    if has_below(ln.xref, ln.xref_len, 32):
-        k = clean_into(ln.xref, ln.xref_len, scratch)
-        if k < ln.xref_len:
-            ln.xref = scratch
-            ln.xref_len = k
-            m |= C_CONTROL
+    if clean_field(&ln.xref, &ln.xref_len, &scratch):
+        m |= C_CONTROL
     mended[0] = m
     return OK
 

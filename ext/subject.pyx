@@ -52,6 +52,16 @@ cdef inline void quoted_name(const char* s, Py_ssize_t lo, Py_ssize_t head, Subj
         j += 1
 
 
+cdef inline Py_ssize_t last_quote(const char* s, Py_ssize_t end) noexcept nogil:
+    """Where the last double quote before end stands, or -1."""
+    cdef Py_ssize_t j = end
+    while j > 0:
+        j -= 1
+        if s[j] == 34:
+            return j
+    return -1
+
+
 cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil:
     """False when the subject has no yEnc part counter (counterless)."""
     cdef Py_ssize_t j = n, pc = -1, open_at, head, q1, q2, fc_open = -1, fc_close = -1, t, lo, tag_end
@@ -124,21 +134,8 @@ cdef bint parse_subject(const char* s, Py_ssize_t n, Subj* o) noexcept nogil:
                     j += 1
                 return o.name_len > 0
     # a quoted file name: the last "..." before the counter
-    q2 = -1
-    j = head
-    while j > 0:
-        j -= 1
-        if s[j] == 34:
-            q2 = j
-            break
-    q1 = -1
-    if q2 > 0:
-        j = q2
-        while j > 0:
-            j -= 1
-            if s[j] == 34:
-                q1 = j
-                break
+    q2 = last_quote(s, head)
+    q1 = last_quote(s, q2) if q2 > 0 else -1
     if q1 >= 0 and q2 - q1 > 1:
         o.name_off = q1 + 1
         o.name_len = q2 - q1 - 1

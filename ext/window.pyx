@@ -40,6 +40,7 @@ import re
 import zlib
 from collections import OrderedDict
 
+from ext.codec import text_of
 from ext.subject import parse_subject_py  # noqa: F401 (tests, tools)
 from ext.scan import MALFORMED_REASONS as MALFORMED, MENDED_REASONS as MENDED
 
@@ -1176,8 +1177,8 @@ cdef class Window:
         file_total = None if (batch or rel.N < 1) else rel.N
         rec = {
             "release_key": key, "identity_key": hashlib.sha1(identity).digest(),
-            "group": _text(self.group), "poster": _text(rel.poster),
-            "groups": sorted(_text(g) for g in rel.groups(self.group)),
+            "group": text_of(self.group), "poster": text_of(rel.poster),
+            "groups": sorted(text_of(g) for g in rel.groups(self.group)),
             "posted_at": rel.first_date if rel.first_date != NO_DATE else None,
             "last_posted_at": rel.last_date if rel.last_date != NO_DATE else None,
             "first_article": rel.first_article, "last_article": rel.last_article,
@@ -1193,7 +1194,7 @@ cdef class Window:
             if rel.written:
                 self.out_retracted.append(key)     # the provisional row must go
             if int.from_bytes(key[:2], "big") % 100 < self.rules["sample_percent"]:
-                rec["name"] = _text(rel.rel or infos[0][0])
+                rec["name"] = text_of(rel.rel or infos[0][0])
                 rec["rule"] = rule_name
                 rec["rule_key"] = rule_key
                 rec["file_list"] = [_file_record(g, None, self.spool) for g in files]
@@ -1209,7 +1210,7 @@ cdef class Window:
         else:
             name = _best_stem([i[0] for i in infos])
             rec["source"] = SOURCE_STEM
-        rec["name"] = _text(name)
+        rec["name"] = text_of(name)
         rec["readable"] = not random_named and not random_stem(name)
         rec["candidates"] = _candidates(files, infos, random_named, self.spool)
         rec["file_list"] = [_file_record(g, rec["poster"] if (<FileAgg>g).poster is rel.poster else None,
@@ -1233,12 +1234,12 @@ cdef class Window:
         cdef FileAgg f
         rules = self.rules
         if rules["dropped_posters"]:
-            poster = _text(rel.poster)
+            poster = text_of(rel.poster)
             if poster in rules["dropped_posters"]:
                 return ("dropped-poster", poster)
         if rules["garbage"] and all(hex_run(i[0], len(i[0])) for i in infos):
             for sig in rules["garbage"]:
-                if sig.get("tool") == tool and sig.get("group", "*") in ("*", _text(self.group)):
+                if sig.get("tool") == tool and sig.get("group", "*") in ("*", text_of(self.group)):
                     return ("garbage", tool)
         if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled((<FileAgg>files[0]).name) \
                 and self.poster_alone(rel.poster):
@@ -1333,7 +1334,7 @@ cdef class Window:
         rec = dict(first)
         rec.update({
             "release_key": hashlib.sha1(b"album\x00" + first["release_key"]).digest(),
-            "name": _text(album["template"]), "source": SOURCE_ALBUM, "file_total": None,
+            "name": text_of(album["template"]), "source": SOURCE_ALBUM, "file_total": None,
             "files": len(files), "segments": sum(m["segments"] for m in members),
             "bytes": sum(m["bytes"] for m in members),
             "posted_at": min((m["posted_at"] for m in members if m["posted_at"] is not None), default=None),
@@ -1355,7 +1356,7 @@ cdef class Window:
         if self.n_counterless:
             self.count("counterless", "", self.n_counterless, 0, 0)
         for owner, n in self.crossposts.items():
-            self.count("crosspost", _text(owner), n, 0, 0)
+            self.count("crosspost", text_of(owner), n, 0, 0)
         self.n_obfuscated = self.n_counterless = 0
         self.crossposts = {}
 
@@ -1501,13 +1502,6 @@ def _file_order(FileAgg f):
     return (f.i if f.i >= 0 else 1 << 40, f.name)
 
 
-def _text(bytes b):
-    try:
-        return b.decode("utf-8")
-    except UnicodeDecodeError:
-        return b.decode("latin-1")
-
-
 cdef tuple name_info(bytes name):
     cdef Facts fa
     name_facts(name, len(name), &fa)
@@ -1535,10 +1529,10 @@ def _complete(files, file_total):
 
 def _file_record(FileAgg f, str poster=None, spool=None):
     """A file as the batch carries it; its segments packed (decode with segments_of)."""
-    return {"name": _text(f.name), "raw_name": f.name, "poster": poster if poster is not None else _text(f.poster),
+    return {"name": text_of(f.name), "raw_name": f.name, "poster": poster if poster is not None else text_of(f.poster),
             "posted_at": f.first_date if f.first_date != NO_DATE else None,
             "parts": f.P, "bytes": f.nbytes,
-            "groups": [_text(g) for g in _xref_groups(f.xref)] if f.xref else [],
+            "groups": [text_of(g) for g in _xref_groups(f.xref)] if f.xref else [],
             "segs": f.packed(spool)}
 
 

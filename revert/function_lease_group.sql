@@ -1,7 +1,7 @@
--- Revert voyager:function_lease_group from pg: the previous definition
+-- Revert voyager:function_lease_group from pg: the previous definition, its lease ending at expires_at
 BEGIN;
 
--- Leases one group for a lane: the free group (or one whose holder went silent)
+-- Leases one group for a lane: the free group (or one whose lease expired)
 -- with work in the lane, alternating between the most planned articles and the
 -- longest unheld (never held first). SKIP LOCKED: two claimants never get the
 -- same group and never wait for each other. Returns no row when nothing is free.
@@ -22,7 +22,6 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_lane    voyager.lane;
-    v_ttl     interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
     v_tail    integer := voyager.setting_int('tail_priority');
     v_min     integer;
     v_max     integer;
@@ -41,7 +40,7 @@ BEGIN
       JOIN voyager.groups g ON g.id = gl.group_id
      CROSS JOIN LATERAL (SELECT voyager.lane_backlog(gl.group_id, gl.lane, v_min, v_max, v_capture) AS articles) todo
      WHERE gl.lane = v_lane AND g.active
-       AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
+       AND voyager.lane_claimable(gl, v_min, v_max, v_capture)
      ORDER BY CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
               g.priority
@@ -75,8 +74,9 @@ BEGIN
         END IF;
     END IF;
     UPDATE voyager.group_leases gl
-       SET token = gen_random_uuid(), holder = v_node, leased_at = now(), heartbeat_at = now(),
-           range_id = NULL, min_priority = v_min, max_priority = v_max, capture_only = v_capture,
+       SET token = gen_random_uuid(), holder = v_node, leased_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry(), range_id = NULL,
+           min_priority = v_min, max_priority = v_max, capture_only = v_capture,
            takeovers = gl.takeovers + v_held::integer
      WHERE gl.group_id = v_group AND gl.lane = v_lane;
     INSERT INTO voyager.nodes AS n (name) VALUES (v_node)

@@ -1,7 +1,7 @@
 -- Revert voyager:function_lease_group_kept_snapshots from pg: lease_group as function_lease_group made it
 BEGIN;
 
--- Leases one group for a lane: the free group (or one whose holder went silent)
+-- Leases one group for a lane: the free group (or one whose lease expired)
 -- with work in the lane whose most urgent range (the lowest priority number of
 -- what the lane may take: capture windows and raised priorities first) is the
 -- most urgent; within a priority alternating between the most planned articles
@@ -25,7 +25,6 @@ LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     v_lane    voyager.lane;
-    v_ttl     interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
     v_tail    integer := voyager.setting_int('tail_priority');
     v_min     integer;
     v_max     integer;
@@ -49,7 +48,7 @@ BEGIN
                                   AND (NOT v_capture OR r.capture))
                                  OR (r.status = 'leased' AND r.lane = gl.lane))) urgent
      WHERE gl.lane = v_lane AND g.active
-       AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
+       AND voyager.lane_claimable(gl, v_min, v_max, v_capture)
      ORDER BY urgent.priority NULLS LAST,
               CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
@@ -84,8 +83,9 @@ BEGIN
         END IF;
     END IF;
     UPDATE voyager.group_leases gl
-       SET token = gen_random_uuid(), holder = v_node, leased_at = now(), heartbeat_at = now(),
-           range_id = NULL, min_priority = v_min, max_priority = v_max, capture_only = v_capture,
+       SET token = gen_random_uuid(), holder = v_node, leased_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry(), range_id = NULL,
+           min_priority = v_min, max_priority = v_max, capture_only = v_capture,
            takeovers = gl.takeovers + v_held::integer
      WHERE gl.group_id = v_group AND gl.lane = v_lane;
     INSERT INTO voyager.nodes AS n (name) VALUES (v_node)

@@ -1,8 +1,10 @@
--- Revert voyager:function_next_range from pg: the range records the newest rule set
+-- Revert voyager:function_next_range from pg: the previous definition (heartbeat_at alone)
 BEGIN;
 -- The lease's next range in article order: the unfinished cursor range again,
 -- else the lowest planned range the lane may take (now leased to it). No row
 -- when the group has nothing planned for the lane (the tail asks again later).
+-- A range handed out records the rule set its window runs with: the one the
+-- holder loaded for this lease (lease_rules); null when it loaded none.
 CREATE OR REPLACE FUNCTION voyager.next_range(p_token uuid)
 RETURNS TABLE (range_id bigint, group_id integer, start_article bigint, end_article bigint,
                next_article bigint, priority integer, capture boolean, stored_at timestamptz,
@@ -33,7 +35,7 @@ BEGIN
         IF r.status = 'planned' THEN
             UPDATE voyager.ranges x
                SET status = 'leased', lane = v.lane, leased_at = now(), attempts = x.attempts + 1,
-                   error = NULL, rule_version = (SELECT max(rs.version) FROM voyager.rule_sets rs)
+                   error = NULL, rule_version = CASE WHEN v.rules_token = p_token THEN v.rule_version END
              WHERE x.id = r.id
             RETURNING * INTO r;
         END IF;

@@ -1,10 +1,10 @@
--- Revert voyager:function_search_words_page from pg
+-- Revert voyager:function_search_words_page from pg: the previous definition (the page sliced in 32 bits)
 BEGIN;
-DROP FUNCTION voyager.search_words_page(text, integer, integer, boolean, text);
 -- A page of a search by words alone (nothing asked of the release row): the
--- total (search_count of p_keys when it keeps them, else counted: for a word
--- not tracked, in the same pass as the page, asking for its promotion when
--- it has become common) and the page's
+-- total (search_count of the word's key when it keeps it, else counted: for a
+-- word not tracked, in the same pass as the page, `promote` telling when it
+-- has become common: voyager.ask_search_promotion, a call of its own, since
+-- this one writes nothing) and the page's
 -- releases, newest first, by the cheapest of three ways (search_words_plan):
 --   matches  every match read, the newest kept (a rare word);
 --   months   a month at a time from the catalog's newest back, each one probe
@@ -12,13 +12,14 @@ DROP FUNCTION voyager.search_words_page(text, integer, integer, boolean, text);
 --   days     the same a day at a time (a word in a good part of the catalog).
 -- A days walk that finds the matches thinner than their average goes on by months.
 -- Generic plans: the probes are one plan each, not one planning a period.
-CREATE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer,
-                                          p_judged boolean DEFAULT false, p_keys text[] DEFAULT NULL,
-                                          p_plan text DEFAULT NULL)
-RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz)
-LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan AS $$
+CREATE OR REPLACE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer,
+                                          p_judged boolean DEFAULT false, p_plan text DEFAULT NULL)
+RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz, promote boolean)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_terms text[] := voyager.search_words(p_words);
+    v_key text := voyager.search_word_key(p_words, p_judged);
+    v_promote boolean := false;
     v_total bigint;
     v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
     v_newest date;
@@ -35,11 +36,11 @@ DECLARE
     v_more_at timestamptz[];
 BEGIN
     IF cardinality(v_terms) = 0 THEN                  -- no terms would be every text
-        RETURN QUERY SELECT 0::bigint, NULL::bigint, NULL::timestamptz;
+        RETURN QUERY SELECT 0::bigint, NULL::bigint, NULL::timestamptz, false;
         RETURN;
     END IF;
-    IF p_keys IS NOT NULL THEN
-        v_total := voyager.search_count(p_keys);          -- null: a word not tracked
+    IF v_key IS NOT NULL THEN
+        v_total := voyager.search_count(ARRAY[v_key]);    -- null: a word not tracked
     END IF;
     IF v_total IS NULL AND p_plan IN ('months', 'days') THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
@@ -49,7 +50,7 @@ BEGIN
     END IF;
     IF v_total IS NOT NULL THEN
         IF v_total <= p_offset OR p_limit <= 0 THEN
-            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, false;
             RETURN;
         END IF;
         SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
@@ -69,16 +70,13 @@ BEGIN
                                                  WHERE j.release_id = t.release_id AND j.hidden))) m;
         IF v_total IS NULL THEN
             v_total := cardinality(v_ids);
-            IF p_keys IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min') THEN
-                -- a common word now: the fold counts it and keeps its count from then on
-                INSERT INTO voyager.search_promotions (key) SELECT k FROM unnest(p_keys) k WHERE k LIKE 'w:%'
-                    ON CONFLICT DO NOTHING;
-            END IF;
+            -- a common word now: the fold is to count it and keep its count from then on
+            v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                           v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
+                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
         IF NOT FOUND THEN
-            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+            RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;
         RETURN;
     END IF;
@@ -117,13 +115,13 @@ BEGIN
             v_before := NULL;
         END IF;
     END LOOP;
-    RETURN QUERY SELECT v_total, x.i, x.a FROM unnest(v_ids, v_at) x(i, a)
+    RETURN QUERY SELECT v_total, x.i, x.a, false FROM unnest(v_ids, v_at) x(i, a)
                   ORDER BY x.a DESC, x.i DESC LIMIT p_limit OFFSET p_offset;
     IF NOT FOUND THEN
-        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz;
+        RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, false;
     END IF;
 END $$;
-ALTER FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text) ROWS 100;
-COMMENT ON FUNCTION voyager.search_words_page(text, integer, integer, boolean, text[], text)
+ALTER FUNCTION voyager.search_words_page(text, integer, integer, boolean, text) ROWS 100;
+COMMENT ON FUNCTION voyager.search_words_page(text, integer, integer, boolean, text)
     IS 'A words-only search''s total and page: every match, or a month or a day at a time newest first';
 COMMIT;

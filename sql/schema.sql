@@ -265,7 +265,8 @@ BEGIN
            done_at = CASE WHEN p_next_article > end_article THEN now() END
      WHERE id = r.id
     RETURNING * INTO r;
-    UPDATE voyager.group_leases SET heartbeat_at = now() WHERE group_id = v.group_id AND lane = v.lane;
+    UPDATE voyager.group_leases SET heartbeat_at = now(), expires_at = voyager.lease_expiry()
+     WHERE group_id = v.group_id AND lane = v.lane;
     RETURN r;
 END $$;
 
@@ -1700,9 +1701,11 @@ CREATE FUNCTION voyager.heartbeat(p_token uuid) RETURNS timestamp with time zone
 DECLARE v voyager.group_leases;
 BEGIN
     v := voyager.lease_of(p_token);
-    UPDATE voyager.group_leases SET heartbeat_at = now() WHERE group_id = v.group_id AND lane = v.lane;
+    UPDATE voyager.group_leases SET heartbeat_at = now(), expires_at = voyager.lease_expiry()
+     WHERE group_id = v.group_id AND lane = v.lane
+    RETURNING expires_at INTO v.expires_at;
     UPDATE voyager.nodes SET seen_at = now() WHERE name = v.holder;
-    RETURN now() + make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
+    RETURN v.expires_at;
 END $$;
 
 
@@ -1860,24 +1863,25 @@ CREATE TABLE voyager.group_leases (
     takeovers integer DEFAULT 0 NOT NULL,
     rule_version integer,
     rules_token uuid,
+    expires_at timestamp with time zone,
     CONSTRAINT group_leases_holder_check CHECK (((token IS NULL) = (holder IS NULL)))
 );
 
 
 --
--- Name: lane_claimable(voyager.group_leases, integer, integer, boolean, interval); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: lane_claimable(voyager.group_leases, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.lane_claimable(gl voyager.group_leases, p_min integer, p_max integer, p_capture boolean, p_ttl interval) RETURNS boolean
+CREATE FUNCTION voyager.lane_claimable(gl voyager.group_leases, p_min integer, p_max integer, p_capture boolean) RETURNS boolean
     LANGUAGE sql STABLE
     AS $$
     SELECT CASE
-             WHEN gl.token IS NOT NULL THEN gl.heartbeat_at < now() - p_ttl
+             WHEN gl.token IS NOT NULL THEN gl.expires_at < now()
              ELSE voyager.lane_backlog(gl.group_id, gl.lane, p_min, p_max, p_capture) > 0
                   AND NOT (gl.lane = 'tail'
                            AND EXISTS (SELECT 1 FROM voyager.group_leases h
                                         WHERE h.group_id = gl.group_id AND h.lane = 'history'
-                                          AND h.token IS NOT NULL AND h.heartbeat_at >= now() - p_ttl)
+                                          AND h.token IS NOT NULL AND h.expires_at >= now())
                            AND NOT voyager.tail_started(gl.group_id)
                            AND voyager.history_caught_up(gl.group_id))
                   AND NOT EXISTS (SELECT 1 FROM voyager.ranges f
@@ -1931,6 +1935,17 @@ $$;
 
 
 --
+-- Name: lease_expiry(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.lease_expiry() RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT now() + make_interval(secs => voyager.setting_int('lease_ttl_seconds'))
+$$;
+
+
+--
 -- Name: lease_group(text, text, integer, integer, boolean); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1940,7 +1955,6 @@ CREATE FUNCTION voyager.lease_group(p_lane text, p_node text DEFAULT NULL::text,
 #variable_conflict use_column
 DECLARE
     v_lane    voyager.lane;
-    v_ttl     interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
     v_tail    integer := voyager.setting_int('tail_priority');
     v_min     integer;
     v_max     integer;
@@ -1964,7 +1978,7 @@ BEGIN
                                   AND (NOT v_capture OR r.capture))
                                  OR (r.status = 'leased' AND r.lane = gl.lane))) urgent
      WHERE gl.lane = v_lane AND g.active
-       AND voyager.lane_claimable(gl, v_min, v_max, v_capture, v_ttl)
+       AND voyager.lane_claimable(gl, v_min, v_max, v_capture)
      ORDER BY urgent.priority NULLS LAST,
               CASE WHEN v_turn % 2 = 1 THEN todo.articles END DESC NULLS LAST,
               gl.released_at ASC NULLS FIRST,
@@ -2000,8 +2014,9 @@ BEGIN
         END IF;
     END IF;
     UPDATE voyager.group_leases gl
-       SET token = gen_random_uuid(), holder = v_node, leased_at = now(), heartbeat_at = now(),
-           range_id = NULL, min_priority = v_min, max_priority = v_max, capture_only = v_capture,
+       SET token = gen_random_uuid(), holder = v_node, leased_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry(), range_id = NULL,
+           min_priority = v_min, max_priority = v_max, capture_only = v_capture,
            takeovers = gl.takeovers + v_held::integer
      WHERE gl.group_id = v_group AND gl.lane = v_lane;
     INSERT INTO voyager.nodes AS n (name) VALUES (v_node)
@@ -2047,7 +2062,6 @@ CREATE FUNCTION voyager.lease_recovery(p_node text DEFAULT NULL::text) RETURNS T
     AS $$
 #variable_conflict use_column
 DECLARE
-    v_ttl   interval := make_interval(secs => voyager.setting_int('lease_ttl_seconds'));
     v_node  text := coalesce(nullif(p_node, ''), 'unnamed');
     v_token uuid := gen_random_uuid();
     x       voyager.recoveries;
@@ -2057,7 +2071,7 @@ BEGIN
     SELECT r.id, gl.token IS NOT NULL INTO v_id, v_held
       FROM voyager.recoveries r
       JOIN voyager.group_leases gl ON gl.group_id = r.group_id AND gl.lane = 'recovery'
-     WHERE r.done_at IS NULL AND (gl.token IS NULL OR gl.heartbeat_at < now() - v_ttl)
+     WHERE r.done_at IS NULL AND (gl.token IS NULL OR gl.expires_at < now())
      ORDER BY r.id
      LIMIT 1
        FOR UPDATE OF gl SKIP LOCKED;
@@ -2066,7 +2080,8 @@ BEGIN
     END IF;
     SELECT * INTO x FROM voyager.recoveries r WHERE r.id = v_id;
     UPDATE voyager.group_leases gl
-       SET token = v_token, holder = v_node, leased_at = now(), heartbeat_at = now(), range_id = NULL,
+       SET token = v_token, holder = v_node, leased_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry(), range_id = NULL,
            rule_version = x.rule_version, rules_token = v_token, takeovers = gl.takeovers + v_held::integer
      WHERE gl.group_id = x.group_id AND gl.lane = 'recovery';
     UPDATE voyager.recoveries r SET token = v_token WHERE r.id = x.id;
@@ -2118,8 +2133,7 @@ BEGIN
           JOIN voyager.groups g ON g.id = gl.group_id
          WHERE gl.lane = v.lane AND gl.group_id <> v.group_id AND g.active
            AND voyager.lane_claimable(gl, coalesce(v.min_priority, -2147483648),
-                                      coalesce(v.max_priority, 2147483647), v.capture_only,
-                                      make_interval(secs => voyager.setting_int('lease_ttl_seconds'))));
+                                      coalesce(v.max_priority, 2147483647), v.capture_only));
 END $$;
 
 
@@ -2535,7 +2549,7 @@ DECLARE
     r voyager.ranges;
 BEGIN
     v := voyager.lease_of(p_token);
-    UPDATE voyager.group_leases gl SET heartbeat_at = now()
+    UPDATE voyager.group_leases gl SET heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE gl.group_id = v.group_id AND gl.lane = v.lane;
 
     SELECT * INTO r FROM voyager.ranges x WHERE x.id = v.range_id AND x.status = 'leased' FOR UPDATE;
@@ -4210,7 +4224,7 @@ BEGIN
                     v_kept := 'counted';
                 END IF;
                 v_plan := CASE WHEN p_plan IN ('matches', 'walk') THEN p_plan
-                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0) + greatest(p_limit, 0),
+                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0)::bigint + greatest(p_limit, 0),
                                                              cardinality(v_text) > 0, v_indexed OR v_episode, p_releases)
                                THEN 'walk' ELSE 'matches' END;
                 IF p_offset < v_total AND p_limit > 0 THEN
@@ -4407,7 +4421,7 @@ DECLARE
     v_key text := voyager.search_word_key(p_words, p_judged);
     v_promote boolean := false;
     v_total bigint;
-    v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
+    v_need bigint := greatest(p_offset, 0)::bigint + greatest(p_limit, 0);   -- 64 bits: any offset plus a limit
     v_newest date;
     v_oldest date;
     v_days numeric;
@@ -4459,8 +4473,8 @@ BEGIN
             -- a common word now: the fold is to count it and keep its count from then on
             v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids, v_at) WITH ORDINALITY x(i, a, n)
+                      WHERE x.n > p_offset AND x.n <= v_need ORDER BY x.n;
         IF NOT FOUND THEN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;
@@ -5138,7 +5152,7 @@ BEGIN
     IF cardinality(v_rel) = 0 AND cardinality(v_pend) = 0 THEN
         RETURN jsonb_build_object('range', p_range_id, 'releases', 0, 'pending', 0);
     END IF;
-    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now()
+    UPDATE voyager.group_leases SET range_id = p_range_id, heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE group_id = v.group_id AND lane = v.lane;
     SELECT next_article INTO v_at FROM voyager.ranges WHERE id = p_range_id;
     v_out := voyager.store_batch(p_token, p_range_id, v_at, v_at, 0, v_rel, v_pend);
@@ -5258,7 +5272,8 @@ BEGIN
         ON CONFLICT (group_id, lane, article) DO UPDATE
        SET rule_version = excluded.rule_version, bytes = excluded.bytes, taken_at = excluded.taken_at,
            data = excluded.data;
-    UPDATE voyager.group_leases SET snapshot_article = p_article, snapshot_at = now(), heartbeat_at = now()
+    UPDATE voyager.group_leases SET snapshot_article = p_article, snapshot_at = now(),
+           heartbeat_at = now(), expires_at = voyager.lease_expiry()
      WHERE group_id = v.group_id AND lane = v.lane;
     RETURN octet_length(p_data);
 END $$;
@@ -6431,7 +6446,7 @@ CREATE VIEW voyager.status_held AS
     gl.leased_at AS since,
     date_trunc('second'::text, (now() - gl.leased_at)) AS held_for,
     date_trunc('second'::text, (now() - gl.heartbeat_at)) AS heartbeat_age,
-    (gl.heartbeat_at < (now() - make_interval(secs => (( SELECT voyager.setting_int('lease_ttl_seconds'::text) AS setting_int))::double precision))) AS stale,
+    (gl.expires_at < now()) AS stale,
     r.start_article,
     r.end_article,
     r.next_article,
@@ -6482,7 +6497,7 @@ CREATE VIEW voyager.status_leases AS
     gl.holder,
     gl.leased_at,
     date_trunc('second'::text, (now() - gl.heartbeat_at)) AS silent_for,
-    (gl.heartbeat_at < (now() - make_interval(secs => (voyager.setting_int('lease_ttl_seconds'::text))::double precision))) AS stale,
+    (gl.expires_at < now()) AS stale,
     ((r.start_article || '-'::text) || r.end_article) AS range,
     r.next_article,
     gl.snapshot_article,

@@ -2,6 +2,7 @@
 next_range in article order, the resume point, snapshots, release, takeover."""
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import psycopg
@@ -29,9 +30,24 @@ def three_groups(conn):
 
 
 def age_heartbeat(conn, group: str, lane: str = "history", seconds: int = 3600) -> None:
-    conn.execute("""UPDATE voyager.group_leases gl SET heartbeat_at = now() - make_interval(secs => %s)
-                      FROM voyager.groups g WHERE g.id = gl.group_id AND g.name = %s AND gl.lane = %s""",
-                 (seconds, group, lane))
+    conn.execute("""UPDATE voyager.group_leases gl
+                       SET heartbeat_at = now() - make_interval(secs => %(s)s),
+                           expires_at = voyager.lease_expiry() - make_interval(secs => %(s)s)
+                      FROM voyager.groups g WHERE g.id = gl.group_id AND g.name = %(g)s AND gl.lane = %(l)s""",
+                 {"s": seconds, "g": group, "l": lane})
+
+
+def test_a_heartbeat_keeps_the_lease_for_the_ttl_and_says_until_when(three_groups):
+    conn = three_groups
+    set_setting(conn, "lease_ttl_seconds", 120)
+    held = lease(conn, "history", "n1")
+    age_heartbeat(conn, held["group_name"], seconds=100)     # 20 seconds left
+    until = conn.execute("SELECT voyager.heartbeat(%s)", (held["token"],)).fetchone()[0]
+    left, stored = conn.execute("SELECT expires_at - now(), expires_at FROM voyager.group_leases WHERE token = %s",
+                                (held["token"],)).fetchone()
+    assert stored == until and dt.timedelta(seconds=110) < left <= dt.timedelta(seconds=120)
+    other = lease(conn, "history", "n2")                    # held: another group, not this one
+    assert other and other["group_name"] != held["group_name"]
 
 
 def test_each_claim_gets_another_group_until_none_is_free(three_groups):

@@ -84,7 +84,8 @@ def state(conn):
     t1 = next_range(conn, tail["token"])
     assert (t1["start_article"], t1["end_article"]) == (3501, 4000)
     advance(conn, tail["token"], t1, 3501, 3801, 250)
-    conn.execute("""UPDATE voyager.group_leases SET heartbeat_at = now() - interval '400 seconds'
+    conn.execute("""UPDATE voyager.group_leases SET heartbeat_at = now() - interval '400 seconds',
+                                                    expires_at = voyager.lease_expiry() - interval '400 seconds'
                      WHERE token = %s""", (tail["token"],))
 
     conn.execute("""UPDATE voyager.ranges r SET priority = 50 FROM voyager.groups g

@@ -76,6 +76,11 @@ class Config:
         return f"postgresql://{quote(self.user)}@{self.host}:{self.pgbouncer_port}/{quote(self.database)}"
 
     @property
+    def worker_dsn(self) -> str:
+        """What the workers connect to: VOYAGER_WORKER_DSN, else the pooled DSN."""
+        return os.environ.get("VOYAGER_WORKER_DSN") or self.pooled_dsn
+
+    @property
     def pgdata(self) -> Path:
         return self.home / "pg" / "data"
 

@@ -45,9 +45,6 @@ JSON = "application/json; charset=utf-8"
 # stand-ins in a cached document for what differs per user (random: no release
 # name can hold them)
 KEY_MARK = secrets.token_hex(16)
-# an offset past any catalog reads the same empty page with its total; the
-# search adds the limit to it in 32 bits
-OFFSET_PAST_ANY = 2**30
 LIMITS_MARK = f"<!--{secrets.token_hex(16)}-->"
 
 
@@ -314,7 +311,7 @@ async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site,
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
         async with settings_for(conn, ctx.web):
-            total, rows = await search.run(conn, q, ask.limit, min(ask.offset, OFFSET_PAST_ANY), state=state,
+            total, rows = await search.run(conn, q, ask.limit, ask.offset, state=state,
                                            totals=ctx.totals if cached else None)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=total, offset=ask.offset, wanted=ask.wanted)

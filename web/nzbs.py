@@ -8,7 +8,7 @@ without the database decoding a 100-file chunk per download.
 """
 from __future__ import annotations
 
-from ext.codec import decode, nzb
+from ext.codec import decode, nzb, text_of
 
 # the release's id from a FROM item, not a sub-select in the call: an
 # argument with a sub-select keeps the planner from inlining nzb_source (it
@@ -49,20 +49,13 @@ def nzb_bytes(rel: dict) -> bytes:
                str(cat) if cat is not None else None, rel["password"])
 
 
-def _text(b: bytes) -> str:
-    try:
-        return b.decode("utf-8")
-    except UnicodeDecodeError:
-        return b.decode("latin-1")
-
-
 def file_list(chunks) -> list[dict]:
     """A release page's files: name, bytes, segments, the part numbers' span."""
     out = []
     for chunk in chunks:
         for name, size, segments in decode(bytes(chunk)):
             parts = [p for p, _m, _b in segments]
-            out.append({"name": _text(name), "bytes": size, "segments": len(segments),
+            out.append({"name": text_of(name), "bytes": size, "segments": len(segments),
                         "article_bytes": sum(b for _p, _m, b in segments),
                         "parts": (min(parts), max(parts)) if parts else None})
     out.sort(key=lambda f: f["name"].lower())

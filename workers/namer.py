@@ -29,6 +29,7 @@ import psycopg
 
 from ext.window import DEFAULT_RULES, Window
 from voyager.corpus import Corpus
+from workers import claimant, claimant_arguments
 from workers.nntp import NntpConfig, NntpConnection, fetch_overview
 from workers.store import Store
 
@@ -156,19 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager namer", description=__doc__.split("\n\n")[0])
     p.add_argument("--until-idle", action="store_true", help="exit once no named pending release is left to move")
     p.add_argument("--batch", type=int, default=10, help="pending releases a claim takes")
-    p.add_argument("--node", help="the claims' node name (default the host's)")
-    p.add_argument("--dsn", help="the database (default VOYAGER_WORKER_DSN, else the pooled DSN)")
-    p.add_argument("-v", "--verbose", action="store_true")
+    claimant_arguments(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s")
-    from voyager.config import Config
-    dsn = args.dsn or os.environ.get("VOYAGER_WORKER_DSN") or Config.from_env().pooled_dsn
-    node = (args.node or os.uname().nodename) + "/namer"
+    dsn, node = claimant(args, "namer")
     n = Namer(dsn, node, until_idle=args.until_idle, batch=args.batch)
     signal.signal(signal.SIGTERM, n.request_stop)
     signal.signal(signal.SIGINT, n.request_stop)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import queue
 import resource
 import signal
@@ -28,6 +27,7 @@ from typing import Callable
 
 import psycopg
 
+from workers import claim_connections, claimant, claimant_arguments
 from workers.nntp import NntpBodyTooLarge, NntpConfig, NntpConnection, NntpError, NntpPool, NntpReplyError, RETRYABLE
 from workers.probe import MAX_BODY      # what one body may take: past it, no article a reader wants
 
@@ -79,12 +79,8 @@ class Budget(threading.Thread):
             try:
                 if conn is None or conn.closed:
                     conn = connect(self.dsn)
-                got = conn.execute("SELECT voyager.nntp_claim(%s, %s, %s::integer, %s::integer, %s::integer)",
-                                   (self.node, ROLE, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
-                if got != self.granted:
-                    log.info("%s: %d NNTP connections granted for probes (wanted %d)", self.node, got, self.want)
-                self.granted = got
-                self.pool.resize(got)
+                self.granted = claim_connections(conn, self.pool, self.node, ROLE, self.want, self.limit,
+                                                 self.granted)
                 self.claimed.set()
             except psycopg.Error as e:
                 log.warning("connection budget: %s", e)
@@ -291,19 +287,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager probe", description=__doc__.split("\n\n")[0])
     p.add_argument("--threads", type=int, default=4, help="fetch threads (NNTP connections at most)")
     p.add_argument("--until-idle", action="store_true", help="exit once nothing is left to claim")
-    p.add_argument("--node", help="the claims' node name (default the host's)")
-    p.add_argument("--dsn", help="the database (default VOYAGER_WORKER_DSN, else the pooled DSN)")
-    p.add_argument("-v", "--verbose", action="store_true")
+    claimant_arguments(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s")
-    from voyager.config import Config
-    dsn = args.dsn or os.environ.get("VOYAGER_WORKER_DSN") or Config.from_env().pooled_dsn
-    node = (args.node or os.uname().nodename) + "/probe"
+    dsn, node = claimant(args, "probe")
     p = Prober(dsn, node, threads=args.threads, until_idle=args.until_idle, progress=sys.stderr.isatty())
     signal.signal(signal.SIGTERM, p.request_stop)
     signal.signal(signal.SIGINT, p.request_stop)

@@ -47,6 +47,7 @@ from ext import scan
 from ext.window import DEFAULT_RULES, Window
 from voyager.corpus import Corpus, CorpusWriter
 from voyager.config import Config
+from workers import claim_connections, start_logging
 from workers.nntp import (TEXT, ZLIB, ZLIB_STUFFED, NntpConfig, NntpPool, Overview, OverviewCutShort,
                           chunk_requests, fetch_overview, fetch_overview_raw, unstuff)
 from workers.store import Store
@@ -253,12 +254,7 @@ class Keeper(threading.Thread):
         if self.pool is None:
             self.claimed.set()
             return
-        got = conn.execute("SELECT voyager.nntp_claim(%s, 'headers', %s::integer, %s::integer, %s::integer)",
-                           (self.node, self.want, self.limit, self.pool.open_connections)).fetchone()[0]
-        if got != self.granted:
-            log.info("%s: %d NNTP connections granted (wanted %d)", self.node, got, self.want)
-        self.granted = got
-        self.pool.resize(got)
+        self.granted = claim_connections(conn, self.pool, self.node, "headers", self.want, self.limit, self.granted)
         self.claimed.set()
 
     def run(self) -> None:
@@ -328,7 +324,7 @@ class LaneWorker:
     def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
         self.cfg = cfg or Config.from_env()
-        self.dsn = os.environ.get("VOYAGER_WORKER_DSN") or self.cfg.pooled_dsn
+        self.dsn = self.cfg.worker_dsn
         self.stopping = False
         corpus = os.environ.get("VOYAGER_CORPUS")
         self.corpus_dir = Path(corpus) if corpus else None
@@ -815,8 +811,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(message)s")
+    start_logging(args.verbose)
     node = args.node or os.uname().nodename
     if args.lane:
         w = LaneWorker(args.lane, node, args.until_idle, args.flush_at_end)

@@ -87,7 +87,8 @@ def test_the_largest_offset_is_an_empty_page_with_the_total(shared_app, keys):
     for params in ({"q": "harbor"}, {}, {"cat": "5000"}, {"q": "harbor", "minsize": "1"}, {"q": "harb"}):
         f = feed(api(shared_app, t="search", apikey=keys["alice"], offset=str(2**31 - 1), **params))
         assert f.items == [] and f.offset == 2**31 - 1 and f.total > 0, params
-    assert error_code(api(shared_app, t="search", apikey=keys["alice"], offset=str(2**31))) == 201
+    for past_int in (2**31, 2**31 + 5, 2**63 - 1):         # no page there: the offset is refused
+        assert error_code(api(shared_app, t="search", apikey=keys["alice"], q="harbor", offset=str(past_int))) == 201
 
 
 @pytest.mark.parametrize("bad", BAD)

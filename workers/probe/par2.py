@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import struct
 
+from ext.codec import text_of
+
 from .errors import ProbeError
 
 MAGIC = b"PAR2\x00PKT"
@@ -27,13 +29,10 @@ _LEN = struct.Struct("<Q")
 _DESC = struct.Struct("<16s16s16sQ")
 
 
-def text_of(raw: bytes) -> str:
-    """A name or creator: UTF-8 as par2cmdline writes it, else Latin-1."""
-    raw = raw.rstrip(b"\x00")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+def text_of_field(raw: bytes) -> str:
+    """A name or creator, padded with NULs to four bytes (UTF-8 as par2cmdline
+    writes it, else Latin-1)."""
+    return text_of(raw.rstrip(b"\x00"))
 
 
 def read(data: bytes) -> dict:
@@ -86,10 +85,10 @@ def read(data: bytes) -> dict:
                         break
                     fid, md5, md5_16k, size = _DESC.unpack_from(body)
                     if fid not in files and len(files) < MAX_FILES:
-                        files[fid] = {"file_id": fid.hex(), "name": text_of(bytes(body[_DESC.size:])),
+                        files[fid] = {"file_id": fid.hex(), "name": text_of_field(bytes(body[_DESC.size:])),
                                       "size": size, "md5_16k": md5_16k.hex(), "md5": md5.hex()}
                 elif ptype == CREATOR and creator is None:
-                    creator = text_of(bytes(body))
+                    creator = text_of_field(bytes(body))
         pos += length
     problem = problem or damaged
     if set_id is None and seen_set is not None and problem is None:

@@ -1,0 +1,4 @@
+-- Revert voyager:function_heartbeat from pg
+BEGIN;
+DROP FUNCTION voyager.heartbeat(uuid);
+COMMIT;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_heartbeat on pg
+SELECT 'voyager.heartbeat(uuid)'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_lease_waiting on pg
+SELECT 'voyager.lease_waiting(uuid)'::regprocedure;
