@@ -8,7 +8,9 @@ BEGIN;
 -- moves to the slice's end. Slices of merge_slice_seconds until merge_run_seconds are
 -- spent or the place is merge_lag_seconds behind now (a transaction that
 -- began earlier may still be writing facts stamped before it). Bounded: the
--- finders read by index what the slice names, never the catalog.
+-- finders read by index what the slice names, never the catalog. First the
+-- survivors whose members learnt facts after their merge (merge_settle_queue)
+-- are settled again, 1000 a run.
 CREATE FUNCTION voyager.merge_pass()
 RETURNS TABLE (slices integer, proposed integer, merged integer, place timestamptz, behind interval)
 LANGUAGE plpgsql AS $$
@@ -27,8 +29,26 @@ DECLARE
     v_merged bigint[];
     v_via text[];
     v_sets bytea[];
+    v_resettle bigint[];
 BEGIN
     slices := 0; proposed := 0; merged := 0;
+    -- survivors a late fact reached: under the merges lock, their rows locked in id order,
+    -- as merge_releases takes them
+    IF EXISTS (SELECT FROM voyager.merge_settle_queue) THEN
+        PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+        WITH q AS (
+            DELETE FROM voyager.merge_settle_queue s
+             WHERE s.survivor_id IN (SELECT q.survivor_id FROM voyager.merge_settle_queue q
+                                      ORDER BY q.queued_at LIMIT 1000)
+            RETURNING s.survivor_id
+        )
+        SELECT array_agg(DISTINCT coalesce(r.merged_into, r.id)) INTO v_resettle
+          FROM q JOIN voyager.releases r ON r.id = q.survivor_id;
+        IF v_resettle IS NOT NULL THEN
+            PERFORM 1 FROM voyager.releases r WHERE r.id = ANY (v_resettle) ORDER BY r.id FOR UPDATE;
+            PERFORM voyager.merge_settle(v_resettle);
+        END IF;
+    END IF;
     SELECT j.place INTO v_place FROM voyager.jobs j WHERE j.name = 'merges' FOR UPDATE;
     IF v_place IS NULL THEN               -- the first run starts at the oldest release
         SELECT min(r.first_seen_at) INTO v_place FROM voyager.releases r;

@@ -6,7 +6,9 @@ BEGIN;
 -- first password, and the texts (probe_texts' lines merged into what the
 -- release had of a kind, its old lines first, 20 a kind at most).
 -- store_probes calls it for what a batch read, store_named for a pending
--- release moved into the catalog. Returns the rows written by kind.
+-- release moved into the catalog. A release merged away keeps its facts and
+-- queues its survivor to be settled again (merge_settle_queue), so the
+-- survivor's texts and password learn them too. Returns the rows written by kind.
 CREATE FUNCTION voyager.store_release_facts(p_known jsonb)
 RETURNS jsonb
 LANGUAGE sql AS $$
@@ -53,6 +55,13 @@ LANGUAGE sql AS $$
                              ELSE coalesce(pw.source, excluded.source) END,
                found_at = now()
         RETURNING 1
+    ), resettle AS (                          -- a member that learnt late: its survivor settled again
+        INSERT INTO voyager.merge_settle_queue (survivor_id)
+        SELECT DISTINCT r.merged_into
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         WHERE r.merged_into IS NOT NULL
+            ON CONFLICT (survivor_id) DO NOTHING
+        RETURNING 1
     ), lines AS (                             -- what the facts give each release to search by
         SELECT k.release_id, t.kind, t.line, t.n
           FROM known k JOIN voyager.releases r ON r.id = k.release_id
@@ -80,7 +89,8 @@ LANGUAGE sql AS $$
         RETURNING 1
     )
     SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
-                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts))
+                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts),
+                              'resettle', (SELECT count(*) FROM resettle))
 $$;
 COMMENT ON FUNCTION voyager.store_release_facts(jsonb)
     IS 'Catalog releases'' NFOs, media ids, passwords and texts from their articles'' facts read whole';

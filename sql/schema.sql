@@ -2242,8 +2242,26 @@ DECLARE
     v_merged bigint[];
     v_via text[];
     v_sets bytea[];
+    v_resettle bigint[];
 BEGIN
     slices := 0; proposed := 0; merged := 0;
+    -- survivors a late fact reached: under the merges lock, their rows locked in id order,
+    -- as merge_releases takes them
+    IF EXISTS (SELECT FROM voyager.merge_settle_queue) THEN
+        PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+        WITH q AS (
+            DELETE FROM voyager.merge_settle_queue s
+             WHERE s.survivor_id IN (SELECT q.survivor_id FROM voyager.merge_settle_queue q
+                                      ORDER BY q.queued_at LIMIT 1000)
+            RETURNING s.survivor_id
+        )
+        SELECT array_agg(DISTINCT coalesce(r.merged_into, r.id)) INTO v_resettle
+          FROM q JOIN voyager.releases r ON r.id = q.survivor_id;
+        IF v_resettle IS NOT NULL THEN
+            PERFORM 1 FROM voyager.releases r WHERE r.id = ANY (v_resettle) ORDER BY r.id FOR UPDATE;
+            PERFORM voyager.merge_settle(v_resettle);
+        END IF;
+    END IF;
     SELECT j.place INTO v_place FROM voyager.jobs j WHERE j.name = 'merges' FOR UPDATE;
     IF v_place IS NULL THEN               -- the first run starts at the oldest release
         SELECT min(r.first_seen_at) INTO v_place FROM voyager.releases r;
@@ -5213,6 +5231,13 @@ CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
                              ELSE coalesce(pw.source, excluded.source) END,
                found_at = now()
         RETURNING 1
+    ), resettle AS (                          -- a member that learnt late: its survivor settled again
+        INSERT INTO voyager.merge_settle_queue (survivor_id)
+        SELECT DISTINCT r.merged_into
+          FROM known k JOIN voyager.releases r ON r.id = k.release_id
+         WHERE r.merged_into IS NOT NULL
+            ON CONFLICT (survivor_id) DO NOTHING
+        RETURNING 1
     ), lines AS (                             -- what the facts give each release to search by
         SELECT k.release_id, t.kind, t.line, t.n
           FROM known k JOIN voyager.releases r ON r.id = k.release_id
@@ -5240,7 +5265,8 @@ CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
         RETURNING 1
     )
     SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
-                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts))
+                              'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts),
+                              'resettle', (SELECT count(*) FROM resettle))
 $_$;
 
 
@@ -5613,6 +5639,16 @@ CREATE TABLE voyager.jobs (
     CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_sql_function_check CHECK (((kind = 'sql'::text) = (function IS NOT NULL))),
     CONSTRAINT jobs_timeout_check CHECK ((timeout > '00:00:00'::interval))
+);
+
+
+--
+-- Name: merge_settle_queue; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.merge_settle_queue (
+    survivor_id bigint NOT NULL,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 
@@ -6951,6 +6987,14 @@ ALTER TABLE ONLY voyager.groups
 
 ALTER TABLE ONLY voyager.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: merge_settle_queue merge_settle_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.merge_settle_queue
+    ADD CONSTRAINT merge_settle_queue_pkey PRIMARY KEY (survivor_id);
 
 
 --

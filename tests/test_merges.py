@@ -8,6 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from psycopg.types.json import Jsonb
 
 from ext.window import Window
 from tests.ext.test_window import GROUP, T0, Poster
@@ -383,3 +384,21 @@ def test_an_old_sets_file_list_goes_whatever_its_holders(conn):
     assert conn.execute("SELECT sets FROM voyager.drop_par2_lists()").fetchone()[0] == 0   # within the keep
     conn.execute("UPDATE voyager.jobs SET place = now() WHERE name = 'merges'")
     assert conn.execute("SELECT sets, files FROM voyager.drop_par2_lists()").fetchone() == (1, 1)
+
+
+def test_what_a_member_learns_after_its_merge_reaches_its_survivor(upload):
+    conn, video, par2, sample = upload
+    merge(conn, [(video, par2, "name", None), (video, sample, "name", None)])
+    assert visible(conn, "quillwort") == []
+    # the sample's archive is read only now: its listing and its lock
+    facts = {"archive": {"entries": [{"name": "Quillwort.Sample.Notes.txt"}], "encrypted_files": True}}
+    conn.execute("SELECT voyager.store_release_facts(%s)",
+                 (Jsonb([{"release_id": sample, "message_id": "late@x", "facts": facts}]),))
+    assert conn.execute("SELECT survivor_id FROM voyager.merge_settle_queue").fetchall() == [(video,)]
+    conn.execute("SELECT * FROM voyager.merge_pass()")
+    # the survivor is found by the member's inner name and is as locked as its part
+    assert visible(conn, "quillwort") == [video]
+    assert conn.execute("SELECT status FROM voyager.release_passwords WHERE release_id = %s",
+                        (video,)).fetchone() == (1,)
+    assert conn.execute("SELECT count(*) FROM voyager.merge_settle_queue").fetchone()[0] == 0
+    sound(conn)
