@@ -57,6 +57,9 @@ def release(tmp_path_factory) -> Path:
     run(root, "zip", "-q", "-0", "zip-plain.zip", *files)
     run(root, "zip", "-q", "-0", "-P", PASSWORD, "zip-e.zip", *files)
     run(root, "zip", "-q", "-0", "-s", "1m", "zip-split.zip", *files)
+    # the small member first: both local headers in the first article
+    run(root, "zip", "-q", "-0", "zip-two.zip", NFO, VIDEO)
+    run(root, "zip", "-q", "-0", "-P", PASSWORD, "zip-e-two.zip", NFO, VIDEO)
     return root
 
 
@@ -158,6 +161,16 @@ def test_zip_local_headers(release):
     # zip -s: the first volume (.z01) starts with the split marker, then the local headers
     split = first(release, "zip-split.z01", "archive")["archive"]
     assert split["volume"] == 1 and split["entries"][0]["name"] == VIDEO
+
+
+def test_zip_members_after_the_first(release):
+    sizes = [(NFO, (release / NFO).stat().st_size), (VIDEO, (release / VIDEO).stat().st_size)]
+    two = first(release, "zip-two.zip", "archive")["archive"]
+    assert two["entries"] == [{"name": n, "size": s, "encrypted": False} for n, s in sizes]
+    # zip -P writes a data descriptor after each encrypted member (flag bit 3, the sizes
+    # in the local header as well): the next member's header lies past it
+    e = first(release, "zip-e-two.zip", "archive")["archive"]
+    assert e["encrypted_files"] and e["entries"] == [{"name": n, "size": s, "encrypted": True} for n, s in sizes]
 
 
 def test_nfo_and_file_starts(release):

@@ -4,6 +4,9 @@ zipfile reads the central directory at the end, which the first segment
 does not hold; every member's own local header (signature, flags, sizes,
 name) stands before its data, so the first members are listed by walking
 them. Bit 0 of the flags is the encryption bit; method 99 is WinZip AES.
+A member with bit 3 set has a data descriptor after its data (Info-ZIP's
+`zip -e` writes one even with the sizes in the local header): the next
+header starts past it.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from .errors import ProbeError
 
 LOCAL = b"PK\x03\x04"
 SPANNED = b"PK\x07\x08"       # a split (-s) zip's first volume starts with this marker
+DESCRIPTOR = SPANNED          # the same signature, optional, opens a data descriptor
 _LOCAL = struct.Struct("<4sHHHHHIIIHH")
 FLAG_ENCRYPTED, FLAG_DESCRIPTOR, FLAG_UTF8 = 0x0001, 0x0008, 0x0800
 METHOD_AES = 99
@@ -46,6 +50,17 @@ def _name(raw: bytes, flags: int) -> str:
         return raw.decode("cp437")
 
 
+def _past_descriptor(data: bytes, at: int, zip64: bool) -> int:
+    """Where the next header starts after the data descriptor at `at`: its
+    optional signature, the CRC, the two sizes (8 bytes each in a zip64 one)."""
+    if data.startswith(DESCRIPTOR, at):
+        at += len(DESCRIPTOR)
+    for size in ((20, 12) if zip64 else (12, 20)):
+        if data.startswith(LOCAL, at + size):
+            return at + size
+    return at + (20 if zip64 else 12)
+
+
 def sniff(data: bytes) -> bool:
     return data.startswith(LOCAL) or data.startswith(SPANNED + LOCAL)
 
@@ -65,6 +80,7 @@ def read(data: bytes) -> dict:
         if name_at + nlen + xlen > len(data):
             break
         extra = data[name_at + nlen:name_at + nlen + xlen]
+        raw_sizes = (usize, csize)
         usize, csize = _zip64_sizes(extra, usize, csize)
         name = _name(data[name_at:name_at + nlen], flags)
         sized = not (flags & FLAG_DESCRIPTOR) or csize or usize
@@ -74,6 +90,8 @@ def read(data: bytes) -> dict:
         data_at = name_at + nlen + xlen
         if sized:
             pos = data_at + csize
+            if flags & FLAG_DESCRIPTOR:
+                pos = _past_descriptor(data, pos, MAX32 in raw_sizes)
         else:
             # sizes in a descriptor after the data: the next header is found by its signature
             pos = data.find(LOCAL, data_at)
