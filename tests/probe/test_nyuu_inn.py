@@ -1,5 +1,6 @@
 """The prober and the NZBs end to end with tools nobody here wrote: releases
-made by rar 7 (RAR5, -p), p7zip (-p -mhe=on) and par2cmdline, their files
+made by rar 7 (RAR5, -p, -hp), p7zip (-p -mhe=on, and plain), Info-ZIP's zip
+(plain, -P) and par2cmdline, their files
 renamed to random names as an obfuscating poster does, posted by Nyuu 0.4.0
 (tests/nyuu.py) into Debian's INN 2 (tests/inn.py), indexed by `voyager
 worker`, probed by `voyager probe`, named and moved into the catalog by the
@@ -40,6 +41,13 @@ PASSWORD = "s3cret-Pw"
 VIDEO = "Real.Nyuu.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_7Z = "Real.Nyuu.Sevenz.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_APART = "Real.Nyuu.Apart.2024.720p.WEB.x264-VOY.mkv"
+VIDEO_ZIP = "Real.Nyuu.Zip.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_ZIP_P = "Real.Nyuu.Zipcrypto.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_HP = "Real.Nyuu.Sealed.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_7Z_OPEN = "Real.Nyuu.Sevenz.Open.2024.1080p.WEB.x264-VOY.mkv"
+SMALL = 1_500_000           # the releases after the first three: a couple of articles a volume
+SAMPLE = 100_000            # packed before the video: both members' headers in the first article
+ARTICLE = 716800            # Nyuu's -a 700K
 
 
 def run_tool(argv, cwd: Path, timeout: float = 120) -> str:
@@ -78,29 +86,68 @@ def obfuscate_each(folder: Path, base: str) -> dict:
     return names
 
 
-def make_release(root: Path, label: str, video: str, pack, rename=obfuscate) -> dict:
+def make_release(root: Path, label: str, video: str, pack, rename=obfuscate, size: int = 3_000_000) -> dict:
     """A few-MB "video" packed by `pack(folder, base, video)` into volumes, a par2
-    set over the volumes, the video removed, the rest renamed: what is posted."""
+    set over the volumes, the video removed, the rest renamed: what is posted.
+    `entries`: what the archive holds, [(name, size)] in the order packed."""
     folder = root / label
     folder.mkdir()
     base = video.rsplit(".", 1)[0]
-    data = b"\x1a\x45\xdf\xa3" + os.urandom(3_000_000)       # Matroska's magic, then noise
+    data = b"\x1a\x45\xdf\xa3" + os.urandom(size)       # Matroska's magic, then noise
     (folder / video).write_bytes(data)
-    pack(folder, base, video)
+    entries = pack(folder, base, video)
     (folder / video).unlink()
     volumes = sorted(p.name for p in folder.iterdir())
     run_tool(["par2", "create", "-q", "-r10", "-n2", f"{base}.par2", *volumes], folder)
     names = rename(folder, base)
     return {"label": label, "folder": folder, "video": video, "video_size": len(data), "names": names,
-            "volumes": volumes, "sha256": {p.name: sha256(p) for p in folder.iterdir()}}
+            "volumes": volumes, "entries": entries, "sha256": {p.name: sha256(p) for p in folder.iterdir()}}
 
 
-def pack_rar(folder: Path, base: str, video: str) -> None:
+def packed(folder: Path, names: list[str]) -> list[tuple]:
+    return [(n, (folder / n).stat().st_size) for n in names]
+
+
+def pack_rar(folder: Path, base: str, video: str) -> list:
     run_tool(["rar", "a", "-idq", "-m0", "-v1m", f"-p{PASSWORD}", f"{base}.rar", video], folder)
+    return packed(folder, [video])
 
 
-def pack_7z(folder: Path, base: str, video: str) -> None:
+def pack_rar_hp(folder: Path, base: str, video: str) -> list:
+    run_tool(["rar", "a", "-idq", "-m0", "-v1m", f"-hp{PASSWORD}", f"{base}.rar", video], folder)
+    return packed(folder, [video])
+
+
+def pack_7z(folder: Path, base: str, video: str) -> list:
     run_tool(["7z", "a", "-bd", "-mx0", "-v1m", f"-p{PASSWORD}", "-mhe=on", f"{base}.7z", video], folder)
+    return packed(folder, [video])
+
+
+def with_sample(pack):
+    """`pack` over a small sample and the video, the sample first; the sample removed after."""
+    def pack_both(folder: Path, base: str, video: str) -> list:
+        sample = f"{base}.sample.mkv"
+        (folder / sample).write_bytes(b"\x1a\x45\xdf\xa3" + os.urandom(SAMPLE - 4))
+        entries = packed(folder, [sample, video])
+        pack(folder, base, [sample, video])
+        (folder / sample).unlink()
+        return entries
+    return pack_both
+
+
+@with_sample
+def pack_zip(folder: Path, base: str, files: list) -> None:
+    run_tool(["zip", "-q", "-0", f"{base}.zip", *files], folder)
+
+
+@with_sample
+def pack_zip_p(folder: Path, base: str, files: list) -> None:
+    run_tool(["zip", "-q", "-0", "-P", PASSWORD, f"{base}.zip", *files], folder)
+
+
+@with_sample
+def pack_7z_open(folder: Path, base: str, files: list) -> None:
+    run_tool(["7z", "a", "-bd", "-mx0", "-v1m", f"{base}.7z", *files], folder)
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +163,15 @@ def inn_available():
 def releases(tmp_path_factory) -> list[dict]:
     root = tmp_path_factory.mktemp("nyuu-releases")
     return [make_release(root, "rar", VIDEO, pack_rar), make_release(root, "7z", VIDEO_7Z, pack_7z),
-            make_release(root, "apart", VIDEO_APART, pack_rar, rename=obfuscate_each)]
+            make_release(root, "apart", VIDEO_APART, pack_rar, rename=obfuscate_each),
+            make_release(root, "zip", VIDEO_ZIP, pack_zip, size=SMALL),
+            make_release(root, "zip-p", VIDEO_ZIP_P, pack_zip_p, size=SMALL),
+            make_release(root, "rar-hp", VIDEO_HP, pack_rar_hp, size=SMALL),
+            make_release(root, "7z-open", VIDEO_7Z_OPEN, pack_7z_open, size=SMALL)]
+
+
+def by_label(releases: list[dict]) -> dict:
+    return {rel["label"]: rel for rel in releases}
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +282,10 @@ def test_nyuu_posted_only_random_names(fed, releases):
         # nothing a subject shows says what the release is
         for name, subject in post.subjects.items():
             assert "Real" not in subject and name in subject, post.output
-        assert sum(len(m) for m in post.files.values()) >= 9, post.output
+        # each file in articles of 700 KiB
+        sizes = {n: (rel["folder"] / n).stat().st_size for n in rel["names"]}
+        assert {n: len(m) for n, m in post.files.items()} == {n: -(-s // ARTICLE) for n, s in sizes.items()}, \
+            post.output
 
 
 def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
@@ -250,7 +308,7 @@ def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
 def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
     _inn, posts = fed
     conn, _dsn, _env, said = indexed
-    rar = releases[0]
+    rar = by_label(releases)["rar"]
     # RAR5 -p: the names are readable, the files encrypted
     facts = probed(conn, first_mid(posts["rar"], ".part1.rar"), said)
     assert facts["yenc"]["name"].endswith(".part1.rar") and facts["yenc"]["crc_ok"], facts
@@ -259,8 +317,9 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
         ("rar5", 1, False, False, True), (a, printed(said))
     assert a["entries"] == [{"name": VIDEO, "size": rar["video_size"], "encrypted": True}], a
     # 7z -p -mhe=on: the tail of the last volume says passworded, and no names
-    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail'").fetchall()
     (last,) = [mids[-1] for n, mids in posts["7z"].files.items() if n.endswith(".7z.003")]
+    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail' "
+                        "AND message_id = ANY(%s)", (posts["7z"].message_ids,)).fetchall()
     assert tail == [(last,)], (tail, printed(said))
     a = probed(conn, tail[0][0], said)["archive"]
     assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
@@ -271,16 +330,75 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
         "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id WHERE r.merged_into IS NULL")}
     apart = VIDEO_APART.rsplit(".", 1)[0]
     assert got.pop(apart, None) in ((7, 1), (8, 1)), (got, printed(said))    # by its set, or its volumes' file
-    assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1)}, (got, printed(said))
+    assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1),
+                   # an encrypted zip or RAR headers sealed: passworded; a plain zip or 7z: no row
+                   VIDEO_ZIP_P.rsplit(".", 1)[0]: (7, 1), VIDEO_HP.rsplit(".", 1)[0]: (7, 1),
+                   VIDEO_ZIP.rsplit(".", 1)[0]: (7, None), VIDEO_7Z_OPEN.rsplit(".", 1)[0]: (7, None)}, \
+        (got, printed(said))
     # posted one random-named file at a time: merged into one release holding every file
     files, merged = conn.execute("SELECT r.files, (SELECT count(*) FROM voyager.release_merges m "
                                  "WHERE m.survivor_id = r.id) FROM voyager.releases r "
                                  "WHERE r.name = %s AND r.merged_into IS NULL", (apart,)).fetchone()
-    assert files == len(releases[2]["names"]) and merged == files - 1, (files, merged, printed(said))
-    inner = conn.execute("SELECT text FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
-                         "WHERE t.kind = 2 AND r.name = %s", (VIDEO.rsplit(".", 1)[0],)).fetchall()
-    assert inner == [(VIDEO,)], (inner, printed(said))
+    assert files == len(by_label(releases)["apart"]["names"]) and merged == files - 1, (files, merged, printed(said))
+    assert inner_names(conn, VIDEO) == [VIDEO], printed(said)
     assert conn.execute("SELECT count(*) FROM voyager.release_passwords WHERE password IS NOT NULL").fetchone()[0] == 0
+
+
+def inner_names(conn, video: str) -> list[str]:
+    """The catalog release's archive entries as search reads them (release_texts kind 2)."""
+    rows = conn.execute("SELECT t.text FROM voyager.release_texts t JOIN voyager.releases r ON r.id = t.release_id "
+                        "WHERE t.kind = 2 AND r.name = %s AND r.merged_into IS NULL",
+                        (video.rsplit(".", 1)[0],)).fetchall()
+    return [line for (text,) in rows for line in text.split("\n")]
+
+
+def lock(conn, video: str) -> tuple | None:
+    """The catalog release's release_passwords row: (status, source, password), None without one."""
+    return conn.execute("SELECT p.status, p.source, p.password FROM voyager.releases r "
+                        "JOIN voyager.release_passwords p ON p.release_id = r.id "
+                        "WHERE r.name = %s AND r.merged_into IS NULL", (video.rsplit(".", 1)[0],)).fetchone()
+
+
+def test_zip_rar_hp_and_a_plain_7z_as_the_tools_wrote_them(fed, releases, indexed):
+    _inn, posts = fed
+    conn, _dsn, _env, said = indexed
+    rels = by_label(releases)
+    # zip: every local header in the first article read, names and sizes; nothing encrypted
+    a = probed(conn, first_mid(posts["zip"], ".zip"), said)["archive"]
+    want = [{"name": n, "size": s, "encrypted": False} for n, s in rels["zip"]["entries"]]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("zip", None, False, False, want), (a, printed(said))
+    assert inner_names(conn, VIDEO_ZIP) == [n for n, _ in rels["zip"]["entries"]], printed(said)
+    assert lock(conn, VIDEO_ZIP) is None, printed(said)
+    # zip -P: the encryption bit on every member, the names still there
+    a = probed(conn, first_mid(posts["zip-p"], ".zip"), said)["archive"]
+    want = [{"name": n, "size": s, "encrypted": True} for n, s in rels["zip-p"]["entries"]]
+    assert (a["format"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("zip", False, True, want), (a, printed(said))
+    assert inner_names(conn, VIDEO_ZIP_P) == [n for n, _ in rels["zip-p"]["entries"]], printed(said)
+    assert lock(conn, VIDEO_ZIP_P) == (1, "archive", None), printed(said)
+    # rar -hp: every header sealed (the main header's volume number too), so passworded and no name
+    facts = probed(conn, first_mid(posts["rar-hp"], ".part1.rar"), said)
+    a = facts["archive"]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("rar5", None, True, True, []), (a, printed(said))
+    assert facts["password"] is None
+    assert inner_names(conn, VIDEO_HP) == [], printed(said)
+    assert lock(conn, VIDEO_HP) == (1, "archive", None), printed(said)
+    # 7z -v1m without a password: the last volume's tail lists both entries
+    rel = rels["7z-open"]
+    (vol,) = [n for n, true in rel["names"].items() if true == rel["volumes"][-1]]
+    last = posts["7z-open"].files[vol][-1]
+    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail' "
+                        "AND message_id = ANY(%s)", (posts["7z-open"].message_ids,)).fetchall()
+    assert tail == [(last,)], (tail, printed(said))
+    a = probed(conn, last, said)["archive"]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"]) == \
+        ("7z", len(rel["volumes"]), False, False), (a, printed(said))
+    assert sorted((e["name"], e["size"], e["encrypted"]) for e in a["entries"]) == \
+        sorted((n, s, False) for n, s in rel["entries"]), (a, printed(said))
+    assert sorted(inner_names(conn, VIDEO_7Z_OPEN)) == sorted(n for n, _ in rel["entries"]), printed(said)
+    assert lock(conn, VIDEO_7Z_OPEN) is None, printed(said)
 
 
 @pytest.fixture(scope="module")
