@@ -1568,8 +1568,9 @@ _MEDIA_EXTS = (b".mkv", b".mp4", b".m4v", b".avi", b".mov", b".wmv", b".mpg", b"
 
 def _candidates(files, infos, bint random_named, spool=None):
     """The articles phase 2 reads: the first archive volume's first article, the
-    smallest par2's, a lone random-named file's, a 7z set's last volume's tail,
-    the smallest .nfo's, and a readable release's main file's first article when
+    smallest par2's, a lone random-named file's, a 7z set's last volume's tail
+    (an unsplit .7z's last article, when it is not its first: the listing is at
+    the end), the smallest .nfo's, and a readable release's main file's first article when
     its name says film or music (sniffed for what it really is: a program?)."""
     out = []
     cdef FileAgg f
@@ -1582,7 +1583,8 @@ def _candidates(files, infos, bint random_named, spool=None):
             first = i
         if flags & F_PAR2 and (par2 is None or f.nbytes < (<FileAgg>files[par2]).nbytes):
             par2 = i
-        if flags & F_SEVENZ and (seven is None or infos[i][2] > infos[seven][2]):
+        if (flags & F_SEVENZ or (flags & F_ARCHIVE and f.name[-3:].lower() == b".7z")) \
+                and (seven is None or infos[i][2] > infos[seven][2]):
             seven = i
         if f.name[-4:].lower() == b".nfo" and (nfo is None or f.nbytes < (<FileAgg>files[nfo]).nbytes):
             nfo = i
@@ -1602,7 +1604,7 @@ def _candidates(files, infos, bint random_named, spool=None):
             out.append(("lone", mid, 0))
     if seven is not None:
         mid, part = (<FileAgg>files[seven]).first_segment(True, spool)
-        if mid is not None:
+        if mid is not None and (infos[seven][1] & F_SEVENZ or part > 1):
             out.append(("7z-tail", mid, seven))
     if nfo is not None:
         mid, part = (<FileAgg>files[nfo]).first_segment(False, spool)

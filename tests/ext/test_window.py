@@ -290,6 +290,22 @@ def test_random_named_uploads_are_pending_with_probe_targets():
     assert not [r for r in out["releases"] if r["name"] == stem]
 
 
+def test_an_unsplit_7z_has_its_last_article_read_for_the_listing():
+    p = Poster()
+    stem, one = "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"
+    parts = [p.post(f'[1/2] - "{stem}.7z" yEnc ({k}/3)', t=T0 + k) for k in (1, 2, 3)]
+    p.post(f'[2/2] - "{stem}.par2" yEnc (1/1)', t=T0 + 4)
+    t = p.upload([(f"{one}.7z", 1), (f"{one}.par2", 1)], t=T0 + 9000, poster="other <o@example.com>")
+    p.pad(3000, t + 3600)
+    out, _ = run(p.lines)
+    pend = {r["name"]: r for r in out["pending"]}
+    # 7-Zip writes the listing at the archive's end: the last of the three articles
+    cands = {c[0]: c[1] for c in pend[stem]["candidates"]}
+    assert cands["archive"] == parts[0].encode() and cands["7z-tail"] == parts[-1].encode()
+    # one article holds it all: its first article is read, once
+    assert {c[0] for c in pend[one]["candidates"]} == {"archive", "par2"}
+
+
 def test_a_window_keeping_a_pending_key_writes_it_as_a_release_with_its_chunk():
     p = Poster()
     one, two = "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"

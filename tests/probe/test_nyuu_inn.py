@@ -1,5 +1,5 @@
 """The prober and the NZBs end to end with tools nobody here wrote: releases
-made by rar 7 (RAR5, -p, -hp), p7zip (-p -mhe=on, and plain), Info-ZIP's zip
+made by rar 7 (RAR5, -p, -hp), p7zip (-p -mhe=on, plain, unsplit), Info-ZIP's zip
 (plain, -P) and par2cmdline, their files
 renamed to random names as an obfuscating poster does, posted by Nyuu 0.4.0
 (tests/nyuu.py) into Debian's INN 2 (tests/inn.py), indexed by `voyager
@@ -45,6 +45,7 @@ VIDEO_ZIP = "Real.Nyuu.Zip.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_ZIP_P = "Real.Nyuu.Zipcrypto.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_HP = "Real.Nyuu.Sealed.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_7Z_OPEN = "Real.Nyuu.Sevenz.Open.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_7Z_WHOLE = "Real.Nyuu.Sevenz.Whole.2024.1080p.WEB.x264-VOY.mkv"
 SMALL = 1_500_000           # the releases after the first three: a couple of articles a volume
 SAMPLE = 100_000            # packed before the video: both members' headers in the first article
 ARTICLE = 716800            # Nyuu's -a 700K
@@ -150,6 +151,11 @@ def pack_7z_open(folder: Path, base: str, files: list) -> None:
     run_tool(["7z", "a", "-bd", "-mx0", "-v1m", f"{base}.7z", *files], folder)
 
 
+@with_sample
+def pack_7z_whole(folder: Path, base: str, files: list) -> None:
+    run_tool(["7z", "a", "-bd", "-mx1", f"{base}.7z", *files], folder)      # one .7z, its header LZMA-packed
+
+
 @pytest.fixture(scope="module")
 def inn_available():
     try:
@@ -167,7 +173,8 @@ def releases(tmp_path_factory) -> list[dict]:
             make_release(root, "zip", VIDEO_ZIP, pack_zip, size=SMALL),
             make_release(root, "zip-p", VIDEO_ZIP_P, pack_zip_p, size=SMALL),
             make_release(root, "rar-hp", VIDEO_HP, pack_rar_hp, size=SMALL),
-            make_release(root, "7z-open", VIDEO_7Z_OPEN, pack_7z_open, size=SMALL)]
+            make_release(root, "7z-open", VIDEO_7Z_OPEN, pack_7z_open, size=SMALL),
+            make_release(root, "7z-whole", VIDEO_7Z_WHOLE, pack_7z_whole, size=SMALL)]
 
 
 def by_label(releases: list[dict]) -> dict:
@@ -333,7 +340,8 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
     assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1),
                    # an encrypted zip or RAR headers sealed: passworded; a plain zip or 7z: no row
                    VIDEO_ZIP_P.rsplit(".", 1)[0]: (7, 1), VIDEO_HP.rsplit(".", 1)[0]: (7, 1),
-                   VIDEO_ZIP.rsplit(".", 1)[0]: (7, None), VIDEO_7Z_OPEN.rsplit(".", 1)[0]: (7, None)}, \
+                   VIDEO_ZIP.rsplit(".", 1)[0]: (7, None), VIDEO_7Z_OPEN.rsplit(".", 1)[0]: (7, None),
+                   VIDEO_7Z_WHOLE.rsplit(".", 1)[0]: (7, None)}, \
         (got, printed(said))
     # posted one random-named file at a time: merged into one release holding every file
     files, merged = conn.execute("SELECT r.files, (SELECT count(*) FROM voyager.release_merges m "
@@ -385,20 +393,24 @@ def test_zip_rar_hp_and_a_plain_7z_as_the_tools_wrote_them(fed, releases, indexe
     assert facts["password"] is None
     assert inner_names(conn, VIDEO_HP) == [], printed(said)
     assert lock(conn, VIDEO_HP) == (1, "archive", None), printed(said)
-    # 7z -v1m without a password: the last volume's tail lists both entries
-    rel = rels["7z-open"]
-    (vol,) = [n for n, true in rel["names"].items() if true == rel["volumes"][-1]]
-    last = posts["7z-open"].files[vol][-1]
-    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail' "
-                        "AND message_id = ANY(%s)", (posts["7z-open"].message_ids,)).fetchall()
-    assert tail == [(last,)], (tail, printed(said))
-    a = probed(conn, last, said)["archive"]
-    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"]) == \
-        ("7z", len(rel["volumes"]), False, False), (a, printed(said))
-    assert sorted((e["name"], e["size"], e["encrypted"]) for e in a["entries"]) == \
-        sorted((n, s, False) for n, s in rel["entries"]), (a, printed(said))
-    assert sorted(inner_names(conn, VIDEO_7Z_OPEN)) == sorted(n for n, _ in rel["entries"]), printed(said)
-    assert lock(conn, VIDEO_7Z_OPEN) is None, printed(said)
+    # 7z without a password, in -v1m volumes and as one LZMA .7z: the last volume's tail
+    # (the last article of the .7z, past its first) lists both entries
+    for label, video, volume in (("7z-open", VIDEO_7Z_OPEN, len(rels["7z-open"]["volumes"])),
+                                 ("7z-whole", VIDEO_7Z_WHOLE, None)):
+        rel = rels[label]
+        (vol,) = [n for n, true in rel["names"].items() if true == rel["volumes"][-1]]
+        last = posts[label].files[vol][-1]
+        assert volume or len(posts[label].files[vol]) > 1, posts[label].output     # the .7z's tail is not its start
+        tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail' "
+                            "AND message_id = ANY(%s)", (posts[label].message_ids,)).fetchall()
+        assert tail == [(last,)], (label, tail, printed(said))
+        a = probed(conn, last, said)["archive"]
+        assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"]) == \
+            ("7z", volume, False, False), (label, a, printed(said))
+        assert sorted((e["name"], e["size"], e["encrypted"]) for e in a["entries"]) == \
+            sorted((n, s, False) for n, s in rel["entries"]), (label, a, printed(said))
+        assert sorted(inner_names(conn, video)) == sorted(n for n, _ in rel["entries"]), printed(said)
+        assert lock(conn, video) is None, printed(said)
 
 
 @pytest.fixture(scope="module")
