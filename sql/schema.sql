@@ -2485,15 +2485,32 @@ BEGIN
            IS DISTINCT FROM (h.posted_at, h.last_posted_at, h.first_article, h.last_article, h.segments, h.bytes,
                              h.files, h.complete, h.has_par2, h.source, h.name);
 
-    DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (p_roots) AND t.kind = 7;
+    -- one kind-7 text a survivor: its members' lines, each once (every volume of an archive
+    -- lists the same entries); written only where it changed, as every text indexes its words
+    WITH lines AS (
+        SELECT m.merged_into AS root, h.posted_at, l.line, min(t.kind) AS kind
+          FROM voyager.releases m
+          JOIN voyager.releases h ON h.id = m.merged_into
+          JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
+                                      AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
+         CROSS JOIN LATERAL unnest(string_to_array(t.text, E'\n')) l(line)
+         WHERE m.merged_into = ANY (v_held) AND btrim(l.line) <> ''
+         GROUP BY m.merged_into, h.posted_at, l.line
+    ), texts AS MATERIALIZED (
+        SELECT l.root, l.posted_at, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
+          FROM lines l GROUP BY l.root, l.posted_at
+    ), gone AS (
+        DELETE FROM voyager.release_texts t
+         WHERE t.release_id = ANY (p_roots) AND t.kind = 7
+           AND NOT EXISTS (SELECT FROM texts x WHERE x.root = t.release_id AND x.text = t.text
+                                                 AND x.posted_at = t.posted_at)
+        RETURNING 1
+    )
     INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
-    SELECT m.merged_into, h.posted_at, 7, string_agg(t.text, E'\n' ORDER BY t.kind, t.text)
-      FROM voyager.releases m
-      JOIN voyager.releases h ON h.id = m.merged_into
-      JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
-                                  AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
-     WHERE m.merged_into = ANY (v_held)
-     GROUP BY m.merged_into, m.id, h.posted_at;
+    SELECT x.root, x.posted_at, 7, x.text
+      FROM texts x
+     WHERE NOT EXISTS (SELECT FROM voyager.release_texts t
+                        WHERE t.release_id = x.root AND t.kind = 7 AND t.text = x.text AND t.posted_at = x.posted_at);
 
     -- the password: a survivor's is the surest of its own and its members' (passworded before
     -- unknown, a password kept); a root alone again gets its own back
