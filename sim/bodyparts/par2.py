@@ -7,19 +7,23 @@ metadata. What phase 2 matches renamed files with is exact: the file id and
 the MD5 of the first 16 KiB are computed from the protected file's content
 as this model makes it (file_bytes of the member spec).
 
-Derived from the seed instead of hashed (so GB files cost nothing): the
-full-file MD5 and the IFSC entries of files over EXACT_LIMIT, and the packet
-MD5 of recovery packets whose data is over EXACT_LIMIT in total. The
-recovery data itself is filler, not Reed-Solomon output.
+The full-file MD5 and the IFSC entries are hashed from the bytes served, so
+par2cmdline verifies a downloaded set; past TRUE_HASH_LIMIT a file's are
+derived from the seed instead (GB files cost nothing). The recovery data is
+filler, not Reed-Solomon output, but each Recovery Slice packet's MD5 is
+true when the volume holds at most TRUE_HASH_LIMIT of it, so a verifier
+counts the blocks (a repair would make garbage, a verify never repairs).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import zlib
+from functools import lru_cache
 
-from .layout import (EXACT_LIMIT, Builder, Layout, content_key, derived, seed_of, size_of,
-                     text_seed, u32, u64, volume_of, filler)
+from .layout import (HASH_CHUNK, TRUE_HASH_LIMIT, Builder, Layout, content_key, derived, seed_of,
+                     size_of, text_seed, u32, u64, volume_of, filler)
 
 MAGIC = b"PAR2\x00PKT"
 MAIN = b"PAR 2.0\x00Main\x00\x00\x00\x00"
@@ -62,20 +66,31 @@ def describe(member: dict, slice_size: int):
     size = max(0, int(member.get("bytes") or 0))
     hash16k = hashlib.md5(file_bytes(member, 0, min(16384, size))).digest()
     fid = file_id(hash16k, size, name)
-    count = -(-size // slice_size)
-    if size <= EXACT_LIMIT:
-        data = file_bytes(member, 0, size)
-        full = hashlib.md5(data).digest()
-        entries = bytearray()
-        for i in range(count):
-            piece = data[i * slice_size:(i + 1) * slice_size].ljust(slice_size, b"\x00")
-            entries += hashlib.md5(piece).digest() + u32(zlib.crc32(piece))
+    if size <= TRUE_HASH_LIMIT:
+        full, entries = file_hashes(content_key(member), slice_size)
     else:
         fake = text_seed(content_key(member))
         full = derived(fake, "par2-md5", 16)
-        entries = hashlib.shake_128(b"voyager:ifsc:%d" % fake).digest(20 * count)
+        entries = hashlib.shake_128(b"voyager:ifsc:%d" % fake).digest(20 * -(-size // slice_size))
     desc = fid + full + hash16k + u64(size) + pad4(name.encode("utf-8"))
-    return fid, desc, fid + bytes(entries)
+    return fid, desc, fid + entries
+
+
+@lru_cache(maxsize=1024)
+def file_hashes(key: str, slice_size: int) -> tuple[bytes, bytes]:
+    """(MD5 of the whole file, IFSC entries: MD5 and CRC32 of each slice, the
+    last padded with zeros) of the file with this content key, read a chunk
+    of whole slices at a time; the index and every volume of a set ask."""
+    from . import file_chunks
+    full, entries = hashlib.md5(), bytearray()
+    for chunk in file_chunks(json.loads(key), max(1, HASH_CHUNK // slice_size) * slice_size):
+        full.update(chunk)
+        for at in range(0, len(chunk), slice_size):
+            piece = chunk[at:at + slice_size]
+            if len(piece) < slice_size:
+                piece = piece.ljust(slice_size, b"\x00")
+            entries += hashlib.md5(piece).digest() + u32(zlib.crc32(piece))
+    return full.digest(), bytes(entries)
 
 
 def inherit_release(spec: dict) -> list[dict]:
@@ -129,7 +144,7 @@ def build_par2vol(spec: dict) -> Layout:
     else:
         k, _ = volume_of(spec)
         first, count = (k - 1) * max(1, fits), fits
-    exact = count * slice_size <= EXACT_LIMIT
+    exact = min(count, fits) * slice_size <= TRUE_HASH_LIMIT
     for i in range(min(count, fits)):
         exponent = u32(first + i)
         data_at = out.pos + HEAD + 4

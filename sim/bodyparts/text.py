@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import random
 import time
-import zlib
 
-from .layout import EXACT_LIMIT, Layout, derived_int, release_of, seed_of, size_of, stamp
+from .layout import Layout, derived_int, release_of, seed_of, size_of, stamp
 
 BANNER = [
     r"      ____  _____  _____  _____ ",
@@ -64,11 +63,9 @@ def build_nfo(spec: dict) -> Layout:
 
 
 def member_crc(member: dict) -> int:
-    from . import file_bytes
-    size = int(member.get("bytes") or 0)
-    if "kind" in member and size <= EXACT_LIMIT:
-        return zlib.crc32(file_bytes(member, 0, size))
-    return derived_int(member.get("seed"), "sfv-crc:" + str(member.get("name")))
+    from . import file_crc32
+    crc = file_crc32(member) if "kind" in member else None
+    return derived_int(member.get("seed"), "sfv-crc:" + str(member.get("name"))) if crc is None else crc
 
 
 def build_sfv(spec: dict) -> Layout:
