@@ -6,7 +6,10 @@ served by `voyager sim serve`; every article is fetched with BODY over NNTP
 and yEnc-decoded by sabctools, the files joined and written out, and then
 par2cmdline must find every file correct, rar, 7z and unzip must test
 every archive OK and the .sfv must list every file's CRC. NZBGet downloads
-two of the releases from their NZBs and par2-verifies them itself."""
+two of the releases from their NZBs and par2-verifies them itself. The
+generator's own releases within TRUE_HASH_LIMIT (its archive volumes are
+split evenly, not as the archiver would, so only par2 is asked) verify with
+par2cmdline, and NZBGet downloads and par-checks one from the server."""
 from __future__ import annotations
 
 import hashlib
@@ -20,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.bodies import natural_bytes, volume_sizes
+from sim.bodies import Bodies, natural_bytes, part_count, volume_sizes
+from sim.bodyparts import TRUE_HASH_LIMIT
+from sim.generate import Options, generate
 from voyager.corpus import CorpusWriter
 from tests.nzb_reference import render as render_nzb
 from tests.nzbget import NZBGET, NzbGet
@@ -152,25 +157,32 @@ class Reader:
         self.sock.close()
 
 
-def download(port: int, specs: list[dict], into: Path) -> dict[str, Path]:
-    """Every file of a release fetched article by article, each part checked
-    and written at its =ypart offset under its yEnc name."""
+def join(specs: list[dict], into: Path, body) -> dict[str, Path]:
+    """Every file of a release from its articles' bodies (`body(message_id,
+    bytes)`, unstuffed), each part decoded and its CRC checked by sabctools,
+    written at its =ypart offset under its yEnc name."""
     into.mkdir(parents=True)
-    reader, out = Reader(port), {}
+    out = {}
+    for spec in specs:
+        name = spec.get("yenc_name") or spec["name"]
+        data = bytearray(spec["bytes"])
+        for part, mid, nbytes in spec["segments"]:
+            r = decode(body(mid, nbytes))
+            assert r.crc == r.crc_expected, (name, part)
+            assert r.file_size == spec["bytes"] and r.file_name == name
+            data[r.part_begin:r.part_begin + len(r.data)] = r.data
+        out[name] = into / name
+        out[name].write_bytes(bytes(data))
+    return out
+
+
+def download(port: int, specs: list[dict], into: Path) -> dict[str, Path]:
+    """A release fetched over NNTP, article by article."""
+    reader = Reader(port)
     try:
-        for spec in specs:
-            data = bytearray(spec["bytes"])
-            for part, mid, _bytes in spec["segments"]:
-                r = decode(unframe(reader.body(mid)))
-                assert r.crc == r.crc_expected, (spec["name"], part)
-                assert r.file_size == spec["bytes"] and r.file_name == spec["name"]
-                data[r.part_begin:r.part_begin + len(r.data)] = r.data
-            path = into / spec["name"]
-            path.write_bytes(bytes(data))
-            out[spec["name"]] = path
+        return join(specs, into, lambda mid, _n: unframe(reader.body(mid)))
     finally:
         reader.close()
-    return out
 
 
 def unframe(reply: bytes) -> bytes:
@@ -248,8 +260,8 @@ def test_a_corrupted_file_fails_the_checks(corpus, server, tmp_path):
 
 
 def nzb_of(specs: list[dict], release: str) -> bytes:
-    files = [(s["name"].encode(), s["bytes"], [(p, mid.encode(), n) for p, mid, n in s["segments"]])
-             for s in specs]
+    files = [((s.get("yenc_name") or s["name"]).encode(), s["bytes"],
+              [(p, mid.encode(), n) for p, mid, n in s["segments"]]) for s in specs]
     return render_nzb(files, release, "sim <sim@verified.sim>", 1_700_000_000, [GROUP]).encode()
 
 
@@ -267,3 +279,59 @@ def test_nzbget_downloads_and_par2_verifies_the_releases(corpus, server, tmp_pat
             for name, path in done.files.items():
                 assert hashlib.sha256(path.read_bytes()).digest() == \
                     hashlib.sha256(ours[name].read_bytes()).digest(), name
+
+
+# --- releases the generator made ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    if shutil.which("par2") is None:
+        pytest.skip("par2 is not installed")
+    out = tmp_path_factory.mktemp("generated") / "corpus"
+    generate(Options(out=out, seed=1, groups=2, lines=6_000, days=1, range_articles=10_000,
+                     chunk_articles=3_000))
+    return out
+
+
+def par2_sets(root: Path) -> list[list[dict]]:
+    """The generated releases with a par2 set, every article posted and every
+    file within TRUE_HASH_LIMIT, the smallest first."""
+    by: dict[str, list[dict]] = {}
+    for line in (root / "bodies" / "files.jsonl").read_text().splitlines():
+        spec = json.loads(line)
+        by.setdefault(spec["release"], []).append(spec)
+    sets = []
+    for specs in by.values():
+        names = [s.get("yenc_name") or s["name"] for s in specs]
+        if (any(s["kind"] == "par2" for s in specs) and len(set(names)) == len(names)
+                and all(len(s["segments"]) == part_count(s) for s in specs)
+                and max(s["bytes"] for s in specs) <= TRUE_HASH_LIMIT):
+            sets.append(specs)
+    return sorted(sets, key=lambda specs: sum(s["bytes"] for s in specs))
+
+
+def test_generated_par2_sets_verify(generated, tmp_path):
+    sets = par2_sets(generated)[:2]
+    assert len(sets) == 2 and {s["kind"] for specs in sets for s in specs} & {"rar", "rar5", "7z"}
+    bodies = Bodies(generated)
+    for i, specs in enumerate(sets):
+        files = join(specs, tmp_path / str(i), bodies.body)
+        index = next(s for s in specs if s["kind"] == "par2")
+        out = run(tmp_path / str(i), "par2", "verify", "-q", index.get("yenc_name") or index["name"])
+        assert "All files are correct, repair is not required." in out, out
+        assert sum(p.stat().st_size for p in files.values()) > 20 * 1048576
+
+
+@pytest.mark.skipif(not Path(NZBGET).is_file(), reason="nzbget is not installed")
+def test_nzbget_downloads_and_par2_verifies_a_generated_release(generated, tmp_path):
+    specs = par2_sets(generated)[0]
+    proc, port = serve(generated)
+    try:
+        with NzbGet(tmp_path / "nzbget", host="127.0.0.1", port=port) as nzbget:
+            done = nzbget.download(nzb_of(specs, specs[0]["release"]), "generated", timeout=240)
+            why = f"{done.status} / par {done.par_status}\n{nzbget.log()}"
+            assert done.status == "SUCCESS/PAR" and done.par_status == "SUCCESS", why
+            assert sorted(done.files) == sorted(s.get("yenc_name") or s["name"] for s in specs), why
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
