@@ -17,15 +17,25 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 BLOCK = 1 << 16
-# Checksums over more content than this (a par2 full-file MD5 and IFSC slice
-# hashes, an archive member's CRC, a par2 recovery slice's packet MD5, the
-# yEnc crc32 of a whole file) are derived from the seed instead of hashed:
-# up to it every file a test downloads verifies with par2 and the archivers;
-# past it a file costs nothing to describe, so a corpus of GB releases stays
-# cheap to serve. Headers and packets are checksummed exactly at any size.
+# Checksums over content (a par2 set's full-file MD5s, IFSC slice hashes and
+# recovery packets' MD5s, an archive's member CRCs, an SFV's lines) are
+# hashed from the bytes served when the set they belong to (the par2 set's
+# protected files, the archive's members, the SFV's files) totals at most
+# TRUE_HASH_LIMIT, and for a file, member or recovery slice of at most
+# EXACT_LIMIT in any set; the others are derived from the seed, so no request
+# of a GB release (its par2 index, any volume's first article) hashes more
+# than that. Up to it a release a test downloads verifies with par2 and the
+# archivers. A file's yEnc crc32 is hashed up to TRUE_HASH_LIMIT of it.
+# Headers and packets are checksummed exactly at any size.
 TRUE_HASH_LIMIT = 64 << 20
+EXACT_LIMIT = 1 << 20
 HASH_CHUNK = 1 << 20        # bytes rendered at a time when hashing a file
 FILLER_DOMAIN = b"voyager-filler"
+
+
+def hashed(size: int, set_total: int) -> bool:
+    """Whether a checksum over `size` bytes of a set of `set_total` is hashed."""
+    return size <= EXACT_LIMIT or set_total <= TRUE_HASH_LIMIT
 
 
 def _seed_key(seed) -> bytes:

@@ -7,12 +7,13 @@ metadata. What phase 2 matches renamed files with is exact: the file id and
 the MD5 of the first 16 KiB are computed from the protected file's content
 as this model makes it (file_bytes of the member spec).
 
-The full-file MD5 and the IFSC entries are hashed from the bytes served, so
-par2cmdline verifies a downloaded set; past TRUE_HASH_LIMIT a file's are
-derived from the seed instead (GB files cost nothing). The recovery data is
-filler, not Reed-Solomon output, but each Recovery Slice packet's MD5 is
-true when the volume holds at most TRUE_HASH_LIMIT of it, so a verifier
-counts the blocks (a repair would make garbage, a verify never repairs).
+The full-file MD5s and the IFSC entries are hashed from the bytes served, so
+par2cmdline verifies a downloaded set, when the protected files total at
+most TRUE_HASH_LIMIT (and a file of at most EXACT_LIMIT in any set); past
+it they are derived from the seed instead (a GB set costs nothing). The
+recovery data is filler, not Reed-Solomon output, but each Recovery Slice
+packet's MD5 is true in such a set, so a verifier counts the blocks (a
+repair would make garbage, a verify never repairs).
 """
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ import re
 import zlib
 from functools import lru_cache
 
-from .layout import (HASH_CHUNK, TRUE_HASH_LIMIT, Builder, Layout, content_key, derived, seed_of,
-                     size_of, text_seed, u32, u64, volume_of, filler)
+from .layout import (HASH_CHUNK, Builder, Layout, content_key, derived, hashed, seed_of, size_of,
+                     text_seed, u32, u64, volume_of, filler)
 
 MAGIC = b"PAR2\x00PKT"
 MAIN = b"PAR 2.0\x00Main\x00\x00\x00\x00"
@@ -59,14 +60,15 @@ def slice_size_of(spec: dict, members: list[dict]) -> int:
     return max(4096, -(-per // 4) * 4)      # a multiple of 4
 
 
-def describe(member: dict, slice_size: int):
-    """(file id, file description body, IFSC body) of one protected file."""
+def describe(member: dict, slice_size: int, set_total: int):
+    """(file id, file description body, IFSC body) of one protected file of a
+    set of `set_total` bytes."""
     from . import file_bytes       # the member's own content model
     name = str(member.get("name") or "")
     size = max(0, int(member.get("bytes") or 0))
     hash16k = hashlib.md5(file_bytes(member, 0, min(16384, size))).digest()
     fid = file_id(hash16k, size, name)
-    if size <= TRUE_HASH_LIMIT:
+    if hashed(size, set_total):
         full, entries = file_hashes(content_key(member), slice_size)
     else:
         fake = text_seed(content_key(member))
@@ -101,12 +103,17 @@ def inherit_release(spec: dict) -> list[dict]:
             for m in spec.get("members") or [] if isinstance(m, dict)]
 
 
+def set_total(members: list[dict]) -> int:
+    return sum(max(0, int(m.get("bytes") or 0)) for m in members)
+
+
 def recovery_set(spec: dict):
     """(set id, critical packets in order, slice size) shared by the index and
     every recovery volume of the set."""
     members = inherit_release(spec)
     slice_size = slice_size_of(spec, members)
-    described = sorted((describe(m, slice_size) for m in members), key=lambda d: d[0])
+    total = set_total(members)
+    described = sorted((describe(m, slice_size, total) for m in members), key=lambda d: d[0])
     main = u64(slice_size) + u32(len(described)) + b"".join(d[0] for d in described)
     set_id = hashlib.md5(main).digest()
     # Main and the descriptions first: a short index file loses IFSC first
@@ -144,7 +151,7 @@ def build_par2vol(spec: dict) -> Layout:
     else:
         k, _ = volume_of(spec)
         first, count = (k - 1) * max(1, fits), fits
-    exact = min(count, fits) * slice_size <= TRUE_HASH_LIMIT
+    exact = hashed(min(count, fits) * slice_size, set_total(inherit_release(spec)))
     for i in range(min(count, fits)):
         exponent = u32(first + i)
         data_at = out.pos + HEAD + 4

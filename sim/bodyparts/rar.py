@@ -9,8 +9,9 @@ with the signature and the main header and lists the pieces it carries, with
 the split flags of continued files; an end-of-archive block closes it.
 A stored member's data in a set of volumes is one filler stream of its own
 (from the release and the member), each volume carrying its slice (a single
-volume's is its own filler), so its CRCs are true up to
-TRUE_HASH_LIMIT: a piece continued in the next volume carries the CRC of
+volume's is its own filler), so its CRCs are true when the
+members total at most TRUE_HASH_LIMIT (a piece or member of at most
+EXACT_LIMIT in any set): a piece continued in the next volume carries the CRC of
 the piece, the member's last piece that of the whole member, as rar writes
 them. Claimed-compressed and passworded data stays the volume's own filler
 with a derived CRC (nothing could unpack it anyway).
@@ -25,9 +26,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .layout import (TRUE_HASH_LIMIT, Builder, Layout, crc32_filler, derived, derived_int,
-                     dos_datetime, members_of, old_volume_names, release_of, seed_of, size_of,
-                     stamp, text_seed, u16, u32, volume_of)
+from .layout import (Builder, Layout, crc32_filler, derived, derived_int, dos_datetime, hashed,
+                     members_of, old_volume_names, release_of, seed_of, size_of, stamp, text_seed,
+                     u16, u32, volume_of)
 
 RAR4_SIGNATURE = b"Rar!\x1a\x07\x00"
 RAR5_SIGNATURE = b"Rar!\x1a\x07\x01\x00"
@@ -203,14 +204,12 @@ def member_seed(spec: dict, member: dict) -> int:
     return text_seed(release_of(spec), "rar-member", member["name"], member["bytes"])
 
 
-def piece_crc(p: Piece, seed: int, at: int) -> int | None:
+def piece_crc(p: Piece, seed: int, at: int) -> int:
     """The CRC a stored piece's header holds, its data being filler of `seed`
-    from `at` (None past TRUE_HASH_LIMIT)."""
+    from `at`."""
     if not p.split_after:           # the member's last piece: the whole member's
-        if p.size > TRUE_HASH_LIMIT:
-            return None
         return crc32_filler(seed, at - p.start, at - p.start + p.size)
-    return crc32_filler(seed, at, at + p.length) if p.length <= TRUE_HASH_LIMIT else None
+    return crc32_filler(seed, at, at + p.length)
 
 
 def build_rar(spec: dict, rar5: bool, checksums: bool = True) -> Layout:
@@ -311,7 +310,10 @@ def build_rar(spec: dict, rar5: bool, checksums: bool = True) -> Layout:
             else:
                 at, data_seed = p.start, member_seed(spec, members[p.index])
                 streams.append((data_at, p.packed, data_seed, at))
-            crc = piece_crc(p, data_seed, at) if checksums else 0
+            if not checksums:
+                crc = 0
+            elif hashed(p.length if p.split_after else p.size, total):
+                crc = piece_crc(p, data_seed, at)
         if crc is None:
             crc = derived_int(seed, f"rar-crc:{p.index}")
         hdr = file_header5(p, crc, base_time + p.index) if rar5 else \
@@ -349,7 +351,8 @@ def rar_volume_sizes(spec: dict, volume_size: int) -> list[int]:
         return [volume_size] * (n - 1) + [max(1, total - (n - 1) * (volume_size - 128) + 128)]
     sizes, done, k = [], 0, 1
     while True:
-        vol = build_rar(dict(spec, volume=k, volumes=1 << 30, bytes=volume_size), rar5, checksums=False)
+        vol = build_rar(dict(spec, volume=k, volumes=1 << 30, bytes=volume_size), rar5,
+                        checksums=False)
         end = stream_end(members, vol.info["pieces"])
         if end >= total or end <= done:
             break

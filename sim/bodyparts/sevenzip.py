@@ -13,16 +13,17 @@ Volume k < n is the window [(k-1)*size, k*size) of the stream, the last
 volume the stream's tail; the stream's length is `set_bytes` when the spec
 gives it, else what stored members make (see natural_set_bytes). A split
 set's filler is one stream's (of the release), so the members' CRCs the end
-header lists are true, as for a single archive, up to TRUE_HASH_LIMIT a
-member; claimed-LZMA2 and passworded members' are derived.
+header lists are true, as for a single archive, when the members total at
+most TRUE_HASH_LIMIT (a member of at most EXACT_LIMIT in any set);
+claimed-LZMA2 and passworded members' are derived.
 """
 from __future__ import annotations
 
 import struct
 import zlib
 
-from .layout import (TRUE_HASH_LIMIT, Layout, crc32_filler, derived, derived_int, members_of,
-                     release_of, seed_of, size_of, stamp, text_seed, u32, volume_of, window)
+from .layout import (Layout, crc32_filler, derived, derived_int, hashed, members_of, release_of,
+                     seed_of, size_of, stamp, text_seed, u32, volume_of, window)
 
 SIGNATURE = b"7z\xbc\xaf\x27\x1c"
 VERSION = b"\x00\x04"
@@ -132,13 +133,14 @@ def start_header(next_offset: int, next_header: bytes) -> bytes:
 
 def member_crcs(members: list[dict], stream_seed: int | None, seed) -> list[int]:
     """The CRCs of the stored members, whose data follows the signature header
-    in the stream's filler: hashed up to TRUE_HASH_LIMIT a member, derived
-    past it or without a stream to hash (claimed LZMA2, AES, measuring)."""
+    in the stream's filler, hashed or derived (always without a stream to
+    hash: claimed LZMA2, AES, measuring)."""
     crcs, at = [], START_HEADER
+    total = sum(m["bytes"] for m in members)
     for i, m in enumerate(x for x in members if x["bytes"]):
         size = m["bytes"]
         crcs.append(crc32_filler(stream_seed, at, at + size)
-                    if stream_seed is not None and size <= TRUE_HASH_LIMIT
+                    if stream_seed is not None and hashed(size, total)
                     else derived_int(seed, f"7z-crc:{i}"))
         at += size
     return crcs

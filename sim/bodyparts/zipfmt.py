@@ -10,9 +10,9 @@ directory's offsets). Passworded: bit 0 of the flags and the 12-byte
 traditional encryption header before each member's data.
 
 A zip posted in volumes is treated as byte slices of one stream, like 7z,
-whose filler is the set's: stored members' CRCs are true up to
-TRUE_HASH_LIMIT a member in either case (derived when claimed deflated,
-encrypted or bigger).
+whose filler is the set's: stored members' CRCs are true in either case
+when the members total at most TRUE_HASH_LIMIT, or a member is at most
+EXACT_LIMIT (derived when claimed deflated, encrypted or bigger).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from .layout import (TRUE_HASH_LIMIT, Layout, crc32_filler, derived_int, dos_datetime, members_of,
+from .layout import (Layout, crc32_filler, derived_int, dos_datetime, hashed, members_of,
                      release_of, seed_of, size_of, stamp, text_seed, volume_of, window)
 
 LOCAL, CENTRAL, END = b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06"
@@ -125,12 +125,13 @@ def assemble(entries: list[Entry], mtime: int, length: int | None, seed: int,
                 data_end, tail = measure()
                 gap = max(0, length - data_end - tail)
     pieces = []
+    total = sum(e.size for e in entries if e.literal is None)
     for i, e in enumerate(entries):
         data_at = e.offset + len(e.local(mtime)) + (12 if e.encrypted else 0)
         if e.literal is not None:
             e.crc = zlib.crc32(e.literal)
         elif (stream_seed is not None and not e.encrypted and e.method == STORED
-              and e.size <= TRUE_HASH_LIMIT):
+              and hashed(e.size, total)):
             e.crc = crc32_filler(stream_seed, data_at, data_at + e.size)
         else:
             e.crc = derived_int(seed, f"zip-crc:{i}")
