@@ -9,12 +9,12 @@ with the signature and the main header and lists the pieces it carries, with
 the split flags of continued files; an end-of-archive block closes it.
 A stored member's data in a set of volumes is one filler stream of its own
 (from the release and the member), each volume carrying its slice (a single
-volume's is its own filler), so its CRCs are true when the
-members total at most TRUE_HASH_LIMIT (a piece or member of at most
-EXACT_LIMIT in any set): a piece continued in the next volume carries the CRC of
-the piece, the member's last piece that of the whole member, as rar writes
-them. Claimed-compressed and passworded data stays the volume's own filler
-with a derived CRC (nothing could unpack it anyway).
+volume's is its own filler), so its CRCs are true when the members total at
+most TRUE_HASH_LIMIT (a piece or member of at most EXACT_LIMIT in any set):
+a piece continued in the next volume carries the CRC of the piece, the
+member's last piece that of the whole member, as rar writes them.
+Claimed-compressed and passworded data stays the volume's own filler with a
+derived CRC (nothing could unpack it anyway).
 """
 from __future__ import annotations
 
