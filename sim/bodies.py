@@ -37,7 +37,7 @@ from pathlib import Path
 
 import sabctools
 
-from sim.bodyparts import (EXACT_LIMIT, KINDS, file_bytes, layout_of, natural_set_bytes,
+from sim.bodyparts import (KINDS, file_bytes, file_crc32, layout_of, natural_set_bytes,
                            volume_sizes)
 
 __all__ = ["Bodies", "FileView", "KINDS", "encode_part", "file_bytes", "layout_of",
@@ -71,13 +71,6 @@ def part_span(spec: dict, part: int) -> tuple[int, int]:
     return min(size, (part - 1) * each), min(size, part * each)
 
 
-def _whole_crc(spec: dict) -> int | None:
-    size = max(0, int(spec.get("bytes") or 0))
-    if size > EXACT_LIMIT:
-        return None         # would mean generating the whole file
-    return zlib.crc32(file_bytes(spec, 0, size))
-
-
 def yenc_part(data: bytes, name: str, part: int, total: int, size: int, begin: int,
               crc32: int | None = None) -> bytes:
     """A yEnc part body: =ybegin, =ypart, data lines, =yend (CRLF lines)."""
@@ -96,7 +89,7 @@ def encode_part(spec: dict, part: int) -> bytes:
     begin, end = part_span(spec, part)
     total = part_count(spec)
     name = str(spec.get("yenc_name") or spec.get("name") or "file.bin")
-    crc = _whole_crc(spec) if part == total else None
+    crc = file_crc32(spec) if part == total else None
     return yenc_part(file_bytes(spec, begin, end), name, part, total,
                      max(0, int(spec.get("bytes") or 0)), begin, crc)
 
@@ -112,8 +105,8 @@ def synthetic_body(message_id: str, size_hint: int) -> bytes:
     # lines and article headers are part of the hint
     size = max(0, int((max(0, int(size_hint or 0)) - 200) / 1.0325))
     spec = {"kind": "bin", "bytes": size, "seed": seed}
-    return yenc_part(file_bytes(spec, 0, size), name, 1, 1, size, 0,
-                     _whole_crc(spec))
+    data = file_bytes(spec, 0, size)
+    return yenc_part(data, name, 1, 1, size, 0, zlib.crc32(data))
 
 
 # --- natural sizes -------------------------------------------------------------------

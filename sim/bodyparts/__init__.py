@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 import json
+import zlib
 
-from .layout import EXACT_LIMIT, Layout, content_key, filler
+from .layout import HASH_CHUNK, TRUE_HASH_LIMIT, Layout, content_key, filler, size_of
 from .media import (build_avi, build_bin, build_exe, build_flac, build_jpg, build_mkv,
                     build_mp3, build_mp4, build_pdf)
 from .par2 import build_par2, build_par2vol
@@ -56,6 +57,30 @@ def file_bytes(spec: dict, begin: int, end: int) -> bytes:
     return layout_of(spec).render(begin, end)
 
 
+def file_chunks(spec: dict, step: int = HASH_CHUNK):
+    """The whole file, `step` bytes at a time: what hashing a file reads, so
+    no file is ever held whole."""
+    layout, size = layout_of(spec), size_of(spec)
+    for pos in range(0, size, step):
+        yield layout.render(pos, min(size, pos + step))
+
+
+@lru_cache(maxsize=1024)
+def _crc32_of(key: str) -> int:
+    crc = 0
+    for chunk in file_chunks(json.loads(key)):
+        crc = zlib.crc32(chunk, crc)
+    return crc
+
+
+def file_crc32(spec: dict) -> int | None:
+    """The CRC32 of a whole file as served (an SFV line, yEnc's =yend crc32),
+    None past TRUE_HASH_LIMIT."""
+    if size_of(spec) > TRUE_HASH_LIMIT:
+        return None
+    return _crc32_of(content_key(spec))
+
+
 def natural_set_bytes(spec: dict) -> int | None:
     """The whole length of a 7z or zip archive with stored members (all its
     volumes together)."""
@@ -80,5 +105,5 @@ def volume_sizes(spec: dict, volume_size: int) -> list[int]:
     return [volume_size] * (n - 1) + [total - (n - 1) * volume_size]
 
 
-__all__ = ["BUILDERS", "EXACT_LIMIT", "KINDS", "Layout", "file_bytes", "filler", "layout_of",
-           "natural_set_bytes", "volume_sizes"]
+__all__ = ["BUILDERS", "KINDS", "TRUE_HASH_LIMIT", "Layout", "file_bytes", "file_chunks",
+           "file_crc32", "filler", "layout_of", "natural_set_bytes", "volume_sizes"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import struct
 import zlib
 from bisect import bisect_right
@@ -16,10 +17,25 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 BLOCK = 1 << 16
-# Checksums that need hashing more than this much content (a zip member's CRC,
-# a par2 full-file MD5, IFSC slice hashes) are derived from the seed instead.
+# Checksums over content (a par2 set's full-file MD5s, IFSC slice hashes and
+# recovery packets' MD5s, an archive's member CRCs, an SFV's lines) are
+# hashed from the bytes served when the set they belong to (the par2 set's
+# protected files, the archive's members, the SFV's files) totals at most
+# TRUE_HASH_LIMIT, and for a file, member or recovery slice of at most
+# EXACT_LIMIT in any set; the others are derived from the seed, so no request
+# of a GB release (its par2 index, any volume's first article) hashes more
+# than that. Up to it a release a test downloads verifies with par2 and the
+# archivers. A file's yEnc crc32 is hashed up to TRUE_HASH_LIMIT of it.
+# Headers and packets are checksummed exactly at any size.
+TRUE_HASH_LIMIT = 64 << 20
 EXACT_LIMIT = 1 << 20
+HASH_CHUNK = 1 << 20        # bytes rendered at a time when hashing a file
 FILLER_DOMAIN = b"voyager-filler"
+
+
+def hashed(size: int, set_total: int) -> bool:
+    """Whether a checksum over `size` bytes of a set of `set_total` is hashed."""
+    return size <= EXACT_LIMIT or set_total <= TRUE_HASH_LIMIT
 
 
 def _seed_key(seed) -> bytes:
@@ -66,10 +82,13 @@ def text_seed(*parts) -> int:
     return int.from_bytes(h.digest(), "little")
 
 
+@lru_cache(maxsize=1024)
 def crc32_filler(seed, begin: int, end: int) -> int:
+    """The CRC32 of filler [begin, end), streamed (the volumes of a set ask
+    for the same member's again)."""
     crc = 0
-    for pos in range(begin, end, 1 << 20):
-        crc = zlib.crc32(filler(seed, pos, min(end, pos + (1 << 20))), crc)
+    for pos in range(begin, end, HASH_CHUNK):
+        crc = zlib.crc32(filler(seed, pos, min(end, pos + HASH_CHUNK)), crc)
     return crc
 
 
@@ -90,7 +109,10 @@ def dos_datetime(ts: int) -> tuple[int, int]:
 @dataclass
 class Layout:
     """A file's content: `size` bytes of filler from `seed` with `pieces`
-    (offset, bytes) placed over it, sorted and not overlapping."""
+    (offset, bytes) placed over it, sorted and not overlapping. `streams`
+    (offset, length, seed, at) are runs whose filler is another stream's,
+    from its offset `at`: the data of an archive member, which every volume
+    of its set carries a slice of, so its CRC is one stream's."""
     size: int
     seed: int
     pieces: list[tuple[int, bytes]] = field(default_factory=list)
@@ -98,16 +120,34 @@ class Layout:
     natural: int | None = None
     # free notes for tests and callers (offsets of interesting things)
     info: dict = field(default_factory=dict)
+    streams: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     def __post_init__(self):
         self.pieces = _clip(self.pieces, 0, self.size)
         self._starts = [off for off, _ in self.pieces]
+        self.streams = sorted((o, n, s, a) for o, n, s, a in self.streams if n > 0)
+
+    def _filler(self, begin: int, end: int) -> bytes:
+        parts, pos = [], begin
+        for off, length, seed, at in self.streams:
+            lo, hi = max(off, pos), min(off + length, end)
+            if hi <= lo:
+                if off >= end:
+                    break
+                continue
+            if lo > pos:
+                parts.append(filler(self.seed, pos, lo))
+            parts.append(filler(seed, at + lo - off, at + hi - off))
+            pos = hi
+        if pos < end:
+            parts.append(filler(self.seed, pos, end))
+        return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def render(self, begin: int, end: int) -> bytes:
         begin, end = max(0, begin), min(self.size, end)
         if end <= begin:
             return b""
-        raw = filler(self.seed, begin, end)
+        raw = self._filler(begin, end) if self.streams else filler(self.seed, begin, end)
         i = max(0, bisect_right(self._starts, begin) - 1)
         out = None
         for off, data in self.pieces[i:]:
@@ -178,7 +218,22 @@ def content_key(spec: dict) -> str:
     key = {k: spec.get(k) for k in CONTENT_FIELDS}
     if spec.get("kind") == "par2vol":
         key["name"] = spec.get("name")      # the exponents come from .volNN+MM
+    if spec.get("kind") == "rar" and old_volume_names(spec):
+        key["old_names"] = True             # .rar, .r00: the main header says so
     return json.dumps(key, sort_keys=True, separators=(",", ":"), default=str)
+
+
+OLD_VOLUME_NAME = re.compile(r"\.(rar|r\d\d\d?)$", re.IGNORECASE)
+NEW_VOLUME_NAME = re.compile(r"\.part\d+\.rar$", re.IGNORECASE)
+
+
+def old_volume_names(spec: dict) -> bool:
+    """A RAR 4 volume named the old way (.rar, .r00, .r01 ...), not .partNN.rar
+    (a content key says so itself: it holds no name)."""
+    if spec.get("old_names"):
+        return True
+    name = str(spec.get("yenc_name") or spec.get("name") or "")
+    return bool(OLD_VOLUME_NAME.search(name)) and not NEW_VOLUME_NAME.search(name)
 
 
 def size_of(spec: dict) -> int:

@@ -7,18 +7,23 @@ metadata. What phase 2 matches renamed files with is exact: the file id and
 the MD5 of the first 16 KiB are computed from the protected file's content
 as this model makes it (file_bytes of the member spec).
 
-Derived from the seed instead of hashed (so GB files cost nothing): the
-full-file MD5 and the IFSC entries of files over EXACT_LIMIT, and the packet
-MD5 of recovery packets whose data is over EXACT_LIMIT in total. The
-recovery data itself is filler, not Reed-Solomon output.
+The full-file MD5s and the IFSC entries are hashed from the bytes served, so
+par2cmdline verifies a downloaded set, when the protected files total at
+most TRUE_HASH_LIMIT (and a file of at most EXACT_LIMIT in any set); past
+it they are derived from the seed instead (a GB set costs nothing). The
+recovery data is filler, not Reed-Solomon output, but each Recovery Slice
+packet's MD5 is true in such a set, so a verifier counts the blocks (a
+repair would make garbage, a verify never repairs).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import zlib
+from functools import lru_cache
 
-from .layout import (EXACT_LIMIT, Builder, Layout, content_key, derived, seed_of, size_of,
+from .layout import (HASH_CHUNK, Builder, Layout, content_key, derived, hashed, seed_of, size_of,
                      text_seed, u32, u64, volume_of, filler)
 
 MAGIC = b"PAR2\x00PKT"
@@ -55,27 +60,39 @@ def slice_size_of(spec: dict, members: list[dict]) -> int:
     return max(4096, -(-per // 4) * 4)      # a multiple of 4
 
 
-def describe(member: dict, slice_size: int):
-    """(file id, file description body, IFSC body) of one protected file."""
+def describe(member: dict, slice_size: int, set_total: int):
+    """(file id, file description body, IFSC body) of one protected file of a
+    set of `set_total` bytes."""
     from . import file_bytes       # the member's own content model
     name = str(member.get("name") or "")
     size = max(0, int(member.get("bytes") or 0))
     hash16k = hashlib.md5(file_bytes(member, 0, min(16384, size))).digest()
     fid = file_id(hash16k, size, name)
-    count = -(-size // slice_size)
-    if size <= EXACT_LIMIT:
-        data = file_bytes(member, 0, size)
-        full = hashlib.md5(data).digest()
-        entries = bytearray()
-        for i in range(count):
-            piece = data[i * slice_size:(i + 1) * slice_size].ljust(slice_size, b"\x00")
-            entries += hashlib.md5(piece).digest() + u32(zlib.crc32(piece))
+    if hashed(size, set_total):
+        full, entries = file_hashes(content_key(member), slice_size)
     else:
         fake = text_seed(content_key(member))
         full = derived(fake, "par2-md5", 16)
-        entries = hashlib.shake_128(b"voyager:ifsc:%d" % fake).digest(20 * count)
+        entries = hashlib.shake_128(b"voyager:ifsc:%d" % fake).digest(20 * -(-size // slice_size))
     desc = fid + full + hash16k + u64(size) + pad4(name.encode("utf-8"))
-    return fid, desc, fid + bytes(entries)
+    return fid, desc, fid + entries
+
+
+@lru_cache(maxsize=1024)
+def file_hashes(key: str, slice_size: int) -> tuple[bytes, bytes]:
+    """(MD5 of the whole file, IFSC entries: MD5 and CRC32 of each slice, the
+    last padded with zeros) of the file with this content key, read a chunk
+    of whole slices at a time; the index and every volume of a set ask."""
+    from . import file_chunks
+    full, entries = hashlib.md5(), bytearray()
+    for chunk in file_chunks(json.loads(key), max(1, HASH_CHUNK // slice_size) * slice_size):
+        full.update(chunk)
+        for at in range(0, len(chunk), slice_size):
+            piece = chunk[at:at + slice_size]
+            if len(piece) < slice_size:
+                piece = piece.ljust(slice_size, b"\x00")
+            entries += hashlib.md5(piece).digest() + u32(zlib.crc32(piece))
+    return full.digest(), bytes(entries)
 
 
 def inherit_release(spec: dict) -> list[dict]:
@@ -86,12 +103,17 @@ def inherit_release(spec: dict) -> list[dict]:
             for m in spec.get("members") or [] if isinstance(m, dict)]
 
 
+def set_total(members: list[dict]) -> int:
+    return sum(max(0, int(m.get("bytes") or 0)) for m in members)
+
+
 def recovery_set(spec: dict):
     """(set id, critical packets in order, slice size) shared by the index and
     every recovery volume of the set."""
     members = inherit_release(spec)
     slice_size = slice_size_of(spec, members)
-    described = sorted((describe(m, slice_size) for m in members), key=lambda d: d[0])
+    total = set_total(members)
+    described = sorted((describe(m, slice_size, total) for m in members), key=lambda d: d[0])
     main = u64(slice_size) + u32(len(described)) + b"".join(d[0] for d in described)
     set_id = hashlib.md5(main).digest()
     # Main and the descriptions first: a short index file loses IFSC first
@@ -129,7 +151,7 @@ def build_par2vol(spec: dict) -> Layout:
     else:
         k, _ = volume_of(spec)
         first, count = (k - 1) * max(1, fits), fits
-    exact = count * slice_size <= EXACT_LIMIT
+    exact = hashed(min(count, fits) * slice_size, set_total(inherit_release(spec)))
     for i in range(min(count, fits)):
         exponent = u32(first + i)
         data_at = out.pos + HEAD + 4

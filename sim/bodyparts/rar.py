@@ -7,7 +7,14 @@ the generator gives equal volumes and a last one with the remainder (as
 `rar -v` does), a few bytes off at the seams otherwise. Each volume starts
 with the signature and the main header and lists the pieces it carries, with
 the split flags of continued files; an end-of-archive block closes it.
-Member data is filler; CRCs are real only for a small single-volume archive.
+A stored member's data in a set of volumes is one filler stream of its own
+(from the release and the member), each volume carrying its slice (a single
+volume's is its own filler), so its CRCs are true when the members total at
+most TRUE_HASH_LIMIT (a piece or member of at most EXACT_LIMIT in any set):
+a piece continued in the next volume carries the CRC of the piece, the
+member's last piece that of the whole member, as rar writes them.
+Claimed-compressed and passworded data stays the volume's own filler with a
+derived CRC (nothing could unpack it anyway).
 """
 from __future__ import annotations
 
@@ -19,9 +26,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .layout import (EXACT_LIMIT, Builder, Layout, crc32_filler, derived, derived_int,
-                     dos_datetime, members_of, release_of, seed_of, size_of, stamp,
-                     text_seed, u16, u32, volume_of)
+from .layout import (Builder, Layout, crc32_filler, derived, derived_int, dos_datetime, hashed,
+                     members_of, old_volume_names, release_of, seed_of, size_of, stamp, text_seed,
+                     u16, u32, volume_of)
 
 RAR4_SIGNATURE = b"Rar!\x1a\x07\x00"
 RAR5_SIGNATURE = b"Rar!\x1a\x07\x01\x00"
@@ -145,10 +152,12 @@ def file_header5(p: Piece, crc: int, mtime: int) -> bytes:
     return block5(R5_FILE, flags, body, data_size=p.packed)
 
 
-def main_header4(k: int, n: int) -> bytes:
+def main_header4(k: int, n: int, new_numbering: bool = True) -> bytes:
     flags = 0
     if n > 1:
-        flags |= MHD_VOLUME | MHD_NEWNUMBERING | (MHD_FIRSTVOLUME if k == 1 else 0)
+        # readers look for the next volume by the numbering this flag says
+        flags |= MHD_VOLUME | (MHD_NEWNUMBERING if new_numbering else 0) | \
+            (MHD_FIRSTVOLUME if k == 1 else 0)
     return block4(R4_MAIN, flags, b"\x00" * 6)
 
 
@@ -190,7 +199,22 @@ def encryption_header5(password: str, salt: bytes) -> bytes:
     return block5(R5_CRYPT, 0, body)
 
 
-def build_rar(spec: dict, rar5: bool) -> Layout:
+def member_seed(spec: dict, member: dict) -> int:
+    """The seed of a member's data stream, the same in every volume of its set."""
+    return text_seed(release_of(spec), "rar-member", member["name"], member["bytes"])
+
+
+def piece_crc(p: Piece, seed: int, at: int) -> int:
+    """The CRC a stored piece's header holds, its data being filler of `seed`
+    from `at`."""
+    if not p.split_after:           # the member's last piece: the whole member's
+        return crc32_filler(seed, at - p.start, at - p.start + p.size)
+    return crc32_filler(seed, at, at + p.length)
+
+
+def build_rar(spec: dict, rar5: bool, checksums: bool = True) -> Layout:
+    """One volume; `checksums=False` only measures (headers keep their length,
+    CRCs are left 0), for sizing a set without hashing it."""
     size, seed = size_of(spec), seed_of(spec)
     k, n = volume_of(spec)
     password = spec.get("password")
@@ -216,7 +240,7 @@ def build_rar(spec: dict, rar5: bool) -> Layout:
         return Layout(size, seed, out.pieces, natural=natural,
                       info={"encrypted_headers": True, "headers_end": out.pos})
 
-    main = main_header5(k, n) if rar5 else main_header4(k, n)
+    main = main_header5(k, n) if rar5 else main_header4(k, n, not old_volume_names(spec))
     end = end_header5(k, n) if rar5 else end_header4(k, n)
     out.put(main)
     fixed = out.pos + len(end)
@@ -276,11 +300,21 @@ def build_rar(spec: dict, rar5: bool) -> Layout:
         big.packed = max(0, big.packed + slack)
 
     single = n == 1
+    streams = []
     for p, blank in zip(pieces, headers(pieces)):
         data_at = out.pos + len(blank)      # CRC and time do not change a header's length
-        if single and p.stored and not password and p.length <= EXACT_LIMIT:
-            crc = crc32_filler(seed, data_at, data_at + p.packed)
-        else:
+        crc = None
+        if p.stored and not password:
+            if single:
+                at, data_seed = data_at, seed
+            else:
+                at, data_seed = p.start, member_seed(spec, members[p.index])
+                streams.append((data_at, p.packed, data_seed, at))
+            if not checksums:
+                crc = 0
+            elif hashed(p.length if p.split_after else p.size, total):
+                crc = piece_crc(p, data_seed, at)
+        if crc is None:
             crc = derived_int(seed, f"rar-crc:{p.index}")
         hdr = file_header5(p, crc, base_time + p.index) if rar5 else \
             file_header4(p, crc, base_time + p.index, salt)
@@ -288,7 +322,8 @@ def build_rar(spec: dict, rar5: bool) -> Layout:
         out.skip(p.packed)
     out.put(end)
     return Layout(size, seed, out.pieces, natural=natural if single else None,
-                  info={"pieces": pieces, "members": members, "end_at": out.pos - len(end)})
+                  info={"pieces": pieces, "members": members, "end_at": out.pos - len(end)},
+                  streams=streams)
 
 
 def stream_end(members: list[dict], pieces: list[Piece], default: int = 0) -> int:
@@ -305,7 +340,7 @@ def rar_volume_sizes(spec: dict, volume_size: int) -> list[int]:
     volumes this model builds meet exactly at their seams."""
     rar5 = spec.get("kind") == "rar5"
     single = dict(spec, volume=1, volumes=1, bytes=1)
-    natural = build_rar(single, rar5).natural
+    natural = build_rar(single, rar5, checksums=False).natural
     if natural is not None and natural <= volume_size:
         return [natural]
     members = members_of(spec)
@@ -316,7 +351,8 @@ def rar_volume_sizes(spec: dict, volume_size: int) -> list[int]:
         return [volume_size] * (n - 1) + [max(1, total - (n - 1) * (volume_size - 128) + 128)]
     sizes, done, k = [], 0, 1
     while True:
-        vol = build_rar(dict(spec, volume=k, volumes=1 << 30, bytes=volume_size), rar5)
+        vol = build_rar(dict(spec, volume=k, volumes=1 << 30, bytes=volume_size), rar5,
+                        checksums=False)
         end = stream_end(members, vol.info["pieces"])
         if end >= total or end <= done:
             break
@@ -325,7 +361,7 @@ def rar_volume_sizes(spec: dict, volume_size: int) -> list[int]:
     n = k
     guess = total - done + 256
     for _ in range(6):
-        last = build_rar(dict(spec, volume=n, volumes=n, bytes=guess), rar5)
+        last = build_rar(dict(spec, volume=n, volumes=n, bytes=guess), rar5, checksums=False)
         first = last.info["pieces"][0] if last.info["pieces"] else None
         start = (sum(m["bytes"] for m in members[:first.index]) + first.start) if first else total
         if start == done:

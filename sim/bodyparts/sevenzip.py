@@ -11,15 +11,19 @@ is readable.
 
 Volume k < n is the window [(k-1)*size, k*size) of the stream, the last
 volume the stream's tail; the stream's length is `set_bytes` when the spec
-gives it, else what stored members make (see natural_set_bytes).
+gives it, else what stored members make (see natural_set_bytes). A split
+set's filler is one stream's (of the release), so the members' CRCs the end
+header lists are true, as for a single archive, when the members total at
+most TRUE_HASH_LIMIT (a member of at most EXACT_LIMIT in any set);
+claimed-LZMA2 and passworded members' are derived.
 """
 from __future__ import annotations
 
 import struct
 import zlib
 
-from .layout import (Layout, derived, members_of, release_of, seed_of, size_of, stamp,
-                     text_seed, u32, volume_of, window)
+from .layout import (Layout, crc32_filler, derived, derived_int, hashed, members_of, release_of,
+                     seed_of, size_of, stamp, text_seed, u32, volume_of, window)
 
 SIGNATURE = b"7z\xbc\xaf\x27\x1c"
 VERSION = b"\x00\x04"
@@ -62,7 +66,8 @@ def folder(coder_bytes: bytes) -> bytes:
 
 
 def streams_info(pack_pos: int, pack_size: int, coder_bytes: bytes, unpack_size: int,
-                 unpack_crc: int | None = None, sub_sizes: list[int] | None = None) -> bytes:
+                 unpack_crc: int | None = None, sub_sizes: list[int] | None = None,
+                 sub_crcs: list[int] | None = None) -> bytes:
     out = bytearray([K_PACK_INFO]) + number(pack_pos) + number(1)
     out += bytes([K_SIZE]) + number(pack_size) + bytes([K_END])
     out += bytes([K_UNPACK_INFO, K_FOLDER]) + number(1) + b"\x00" + folder(coder_bytes)
@@ -75,6 +80,8 @@ def streams_info(pack_pos: int, pack_size: int, coder_bytes: bytes, unpack_size:
         if len(sub_sizes) != 1:
             out += bytes([K_NUM_UNPACK_STREAM]) + number(len(sub_sizes))
             out += bytes([K_SIZE]) + b"".join(number(s) for s in sub_sizes[:-1])
+        if sub_crcs is not None:            # every substream's, all defined
+            out += bytes([K_CRC, 1]) + b"".join(u32(c) for c in sub_crcs)
         out += bytes([K_END])
     out += bytes([K_END])
     return bytes(out)
@@ -100,15 +107,16 @@ def files_info(members: list[dict], mtime: int) -> bytes:
     return bytes(out)
 
 
-def plain_header(members: list[dict], packed: int, mtime: int) -> bytes:
-    """kHeader: one folder holding every non-empty member as a substream."""
+def plain_header(members: list[dict], packed: int, mtime: int, crcs: list[int]) -> bytes:
+    """kHeader: one folder holding every non-empty member as a substream, with
+    their CRCs."""
     sizes = [m["bytes"] for m in members if m["bytes"]]
     unpacked = sum(sizes)
     out = bytearray([K_HEADER])
     if sizes:
         method = coder(COPY) if packed == unpacked else coder(LZMA2, b"\x18")
         out += bytes([K_MAIN_STREAMS]) + streams_info(0, packed, method, unpacked,
-                                                      sub_sizes=sizes)
+                                                      sub_sizes=sizes, sub_crcs=crcs)
     out += files_info(members, mtime) + bytes([K_END])
     return bytes(out)
 
@@ -123,14 +131,34 @@ def start_header(next_offset: int, next_header: bytes) -> bytes:
     return SIGNATURE + VERSION + u32(zlib.crc32(tail)) + tail
 
 
-def archive(members: list[dict], password, seed, mtime: int, length: int | None):
+def member_crcs(members: list[dict], stream_seed: int | None, seed) -> list[int]:
+    """The CRCs of the stored members, whose data follows the signature header
+    in the stream's filler, hashed or derived (always without a stream to
+    hash: claimed LZMA2, AES, measuring)."""
+    crcs, at = [], START_HEADER
+    total = sum(m["bytes"] for m in members)
+    for i, m in enumerate(x for x in members if x["bytes"]):
+        size = m["bytes"]
+        crcs.append(crc32_filler(stream_seed, at, at + size)
+                    if stream_seed is not None and hashed(size, total)
+                    else derived_int(seed, f"7z-crc:{i}"))
+        at += size
+    return crcs
+
+
+def archive(members: list[dict], password, seed, mtime: int, length: int | None,
+            stream_seed: int | None = None):
     """(stream pieces, stream length, natural length, info) of a whole archive;
-    `length` forces the stream's length (packed data absorbs the difference)."""
+    `length` forces the stream's length (packed data absorbs the difference).
+    `stream_seed` is the filler of the stream, for true member CRCs."""
     unpacked = sum(m["bytes"] for m in members)
     stored = -(-unpacked // 16) * 16 if password else unpacked      # AES pads to 16
+    derived_crcs = member_crcs(members, None, seed)
 
     def layout(packed: int):
-        plain = plain_header(members, packed, mtime)
+        true = not password and packed == unpacked and stream_seed is not None
+        plain = plain_header(members, packed, mtime,
+                             member_crcs(members, stream_seed, seed) if true else derived_crcs)
         if not password:
             return plain, b""
         enc_len = -(-len(plain) // 16) * 16
@@ -169,9 +197,13 @@ def build_7z(spec: dict) -> Layout:
     # values shared by all volumes come from the set, not the volume's seed
     set_seed = text_seed(release_of(spec), "7z")
     length = spec.get("set_bytes") or (size if n == 1 else None)
+    # a single archive is its own stream; a split one's volumes share the set's
+    stream_seed = seed if n == 1 else text_seed(release_of(spec), "7z-stream")
     pieces, total, natural, info = archive(members, password, set_seed,
-                                           stamp(set_seed), int(length) if length else None)
+                                           stamp(set_seed), int(length) if length else None,
+                                           stream_seed)
     start = 0 if k == 1 else ((k - 1) * size if k < n else max(0, total - size))
     info.update(stream_start=start, stream_total=total)
     return Layout(size, seed, window(pieces, start, size),
-                  natural=natural if n == 1 else None, info=info)
+                  natural=natural if n == 1 else None, info=info,
+                  streams=[] if n == 1 else [(0, size, stream_seed, start)])

@@ -9,7 +9,10 @@ difference is a gap before the central directory (readers follow the
 directory's offsets). Passworded: bit 0 of the flags and the 12-byte
 traditional encryption header before each member's data.
 
-A zip posted in volumes is treated as byte slices of one stream, like 7z.
+A zip posted in volumes is treated as byte slices of one stream, like 7z,
+whose filler is the set's: stored members' CRCs are true in either case
+when the members total at most TRUE_HASH_LIMIT, or a member is at most
+EXACT_LIMIT (derived when claimed deflated, encrypted or bigger).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from .layout import (EXACT_LIMIT, Layout, crc32_filler, derived_int, dos_datetime, members_of,
+from .layout import (Layout, crc32_filler, derived_int, dos_datetime, hashed, members_of,
                      release_of, seed_of, size_of, stamp, text_seed, volume_of, window)
 
 LOCAL, CENTRAL, END = b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06"
@@ -95,9 +98,10 @@ def end_records(count: int, cd_offset: int, cd_size: int, at: int) -> bytes:
                                            min(cd_offset, MAX32), 0)
 
 
-def assemble(entries: list[Entry], mtime: int, length: int | None, seed: int, exact: bool):
-    """(pieces, total, natural, info) of the archive stream. `exact` computes
-    real CRCs of small filler members (only when the stream is one file)."""
+def assemble(entries: list[Entry], mtime: int, length: int | None, seed: int,
+             stream_seed: int | None):
+    """(pieces, total, natural, info) of the archive stream. Filler members'
+    CRCs are hashed from `stream_seed`'s filler (None only measures)."""
     def measure() -> tuple[int, int]:
         pos = 0
         for e in entries:
@@ -121,12 +125,14 @@ def assemble(entries: list[Entry], mtime: int, length: int | None, seed: int, ex
                 data_end, tail = measure()
                 gap = max(0, length - data_end - tail)
     pieces = []
+    total = sum(e.size for e in entries if e.literal is None)
     for i, e in enumerate(entries):
         data_at = e.offset + len(e.local(mtime)) + (12 if e.encrypted else 0)
         if e.literal is not None:
             e.crc = zlib.crc32(e.literal)
-        elif exact and not e.encrypted and e.method == STORED and e.size <= EXACT_LIMIT:
-            e.crc = crc32_filler(seed, data_at, data_at + e.size)
+        elif (stream_seed is not None and not e.encrypted and e.method == STORED
+              and hashed(e.size, total)):
+            e.crc = crc32_filler(stream_seed, data_at, data_at + e.size)
         else:
             e.crc = derived_int(seed, f"zip-crc:{i}")
         pieces.append((e.offset, e.local(mtime)))
@@ -149,18 +155,21 @@ def build_zip(spec: dict) -> Layout:
                for m in members_of(spec, default_ext="mkv")]
     set_seed = text_seed(release_of(spec), "zip")
     length = spec.get("set_bytes") or (size if n == 1 else None)
+    # a single zip is its own stream; a split one's volumes share the set's
+    stream_seed = seed if n == 1 else text_seed(release_of(spec), "zip-stream")
     pieces, total, natural, info = assemble(entries, stamp(set_seed),
-                                            int(length) if length else None, seed, n == 1)
+                                            int(length) if length else None, seed, stream_seed)
     start = 0 if k == 1 else ((k - 1) * size if k < n else max(0, total - size))
     return Layout(size, seed, window(pieces, start, size),
-                  natural=natural if n == 1 else None, info=info)
+                  natural=natural if n == 1 else None, info=info,
+                  streams=[] if n == 1 else [(0, size, stream_seed, start)])
 
 
 def natural_zip_bytes(spec: dict) -> int:
     """The length of the whole zip (all volumes) with stored members."""
     entries = [Entry(m["name"], m["bytes"], encrypted=bool(spec.get("password")) and m["bytes"] > 0)
                for m in members_of(spec, default_ext="mkv")]
-    return assemble(entries, 0, None, 0, False)[2]
+    return assemble(entries, 0, None, 0, None)[2]
 
 
 def build_epub(spec: dict) -> Layout:
@@ -185,10 +194,10 @@ def build_epub(spec: dict) -> Layout:
                Entry("OEBPS/text.xhtml", 0)]
     mtime = stamp(seed)
     # the book's text takes whatever room the file has, stored
-    _, _, natural, _ = assemble(entries, mtime, None, seed, False)
+    _, _, natural, _ = assemble(entries, mtime, None, seed, None)
     room = max(0, size - natural)
     entries[-1] = Entry("OEBPS/text.xhtml", room)
-    _, _, natural2, _ = assemble(entries, mtime, None, seed, False)
+    _, _, natural2, _ = assemble(entries, mtime, None, seed, None)
     entries[-1] = Entry("OEBPS/text.xhtml", max(0, room - (natural2 - natural - room)))
-    pieces, total, natural, info = assemble(entries, mtime, size, seed, True)
+    pieces, total, natural, info = assemble(entries, mtime, size, seed, seed)
     return Layout(size, seed, pieces, natural=None, info=info)

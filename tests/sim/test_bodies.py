@@ -178,7 +178,7 @@ def test_golden_bytes_guard_the_content_model():
     assert h.hexdigest()[:16] == GOLDEN
 
 
-GOLDEN = "b42f8507c4d16715"
+GOLDEN = "089b7053e9924296"
 
 
 def test_unknown_ids_get_a_synthetic_body_of_the_hinted_size(tmp_path):
@@ -232,13 +232,17 @@ def test_rar_listing_reads_from_the_first_article_alone(kind):
 def test_rar4_headers_carry_volume_flags_and_crcs():
     members = [{"name": "x.mkv", "bytes": 10_000_000}]
     for k in (1, 2, 5):
-        spec = spec_of("rar", 2_000_000, volume=k, volumes=5, members=members)
+        spec = spec_of("rar", 2_000_000, volume=k, volumes=5, members=members, name=f"x.part{k}.rar")
         head = file_bytes(spec, 0, 200)
         assert head[:7] == rarmod.RAR4_SIGNATURE
         crc, htype, flags, hsize = struct.unpack_from("<HBHH", head, 7)
         assert htype == 0x73 and crc == zlib.crc32(head[9:7 + hsize]) & 0xFFFF
         assert flags & rarmod.MHD_VOLUME and flags & rarmod.MHD_NEWNUMBERING
         assert bool(flags & rarmod.MHD_FIRSTVOLUME) == (k == 1)
+        # the same set named .rar, .r00, .r01 ...: readers must look for those
+        old = dict(spec, name="x.rar" if k == 1 else f"x.r{k - 2:02d}")
+        flags_old = struct.unpack_from("<HBHH", file_bytes(old, 0, 200), 7)[2]
+        assert flags_old == flags & ~rarmod.MHD_NEWNUMBERING
         pos = 7 + hsize
         crc, htype, fflags, fsize = struct.unpack_from("<HBHH", head, pos)
         assert htype == 0x74 and crc == zlib.crc32(head[pos + 2:pos + fsize]) & 0xFFFF
@@ -254,12 +258,14 @@ def test_rar_volume_set_is_listable_across_volumes(tmp_path):
         sizes = volume_sizes(base, 100_000)
         assert len(sizes) == 4 and sizes[:3] == [100_000] * 3
         for k, size in enumerate(sizes, 1):
-            spec = dict(base, volume=k, volumes=len(sizes), bytes=size)
-            (tmp_path / f"set-{kind}.part{k}.rar").write_bytes(file_bytes(spec, 0, size))
+            spec = dict(base, volume=k, volumes=len(sizes), bytes=size, name=f"set-{kind}.part{k}.rar")
+            (tmp_path / spec["name"]).write_bytes(file_bytes(spec, 0, size))
         rf = rarfile.RarFile(str(tmp_path / f"set-{kind}.part1.rar"))
         assert [(i.filename, i.file_size) for i in rf.infolist()] == [("A.mkv", 250_000),
                                                                      ("B.mkv", 100_000)]
         assert len(rf.volumelist()) == 4
+        # stored across volumes with true CRCs: each piece's and each member's hold
+        rf.testrar()
         # each volume's pieces meet the next one's exactly
         ends = []
         for k, size in enumerate(sizes, 1):
