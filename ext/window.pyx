@@ -397,6 +397,14 @@ def is_scrambled(bytes name):
     return scrambled_c(name, len(name))
 
 
+cdef bint scrambled_article(bytes name) noexcept:
+    """A one-article file's name a scrambled flood gives: a scrambled run, or
+    12 or more lower-case letters with digits strewn through them (a random
+    run that drew no capital: "5kser8kiei8f66")."""
+    cdef Py_ssize_t n = len(name)
+    return scrambled_c(name, n) or (n >= 12 and strewn_digits(name, n))
+
+
 def template_of(bytes name):
     return _DIGITS.sub(b"#", name)
 
@@ -1241,7 +1249,7 @@ cdef class Window:
             for sig in rules["garbage"]:
                 if sig.get("tool") == tool and sig.get("group", "*") in ("*", text_of(self.group)):
                     return ("garbage", tool)
-        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and is_scrambled((<FileAgg>files[0]).name) \
+        if len(files) == 1 and (<FileAgg>files[0]).nsegs == 1 and scrambled_article((<FileAgg>files[0]).name) \
                 and self.poster_alone(rel.poster):
             # a scrambled flood gives every article a poster of its own; the one-article
             # files of an upload (its par2 index, a sidecar) share their poster with its others

@@ -243,11 +243,13 @@ def test_pieces_tiny_archives_executables_and_scrambled_articles_are_counted_not
         rng = random.Random(i)
         p.post(f'"{"".join(rng.choice("aBcDeFgHiJkLmN0123") for _ in range(18))}" yEnc (1/1)',
                poster=f"r{i} <r{i}@x>", t=t + 20 + i)
+    # a random run that drew no capital: lower-case letters with digits strewn through them
+    p.post('"5kser8kiei8f66" yEnc (1/1)', poster="r5 <r5@x>", t=t + 30)
     p.pad(4000, t + 3600)
     out, _ = run(p.lines)
     rules = {r for (r, _k) in out["counts"]}
     assert {"nonsense-piece", "tiny-archive", "bare-executable", "scrambled"} <= rules
-    assert out["counts"][("scrambled", "unknown")][2] == 5
+    assert out["counts"][("scrambled", "unknown")][2] == 6
     assert [r["name"] for r in out["releases"] if not r["name"].startswith("pad")] == ["Some.Ebook.Title.2019.epub"]
 
 
