@@ -127,7 +127,7 @@ cdef enum:
     F_VOLUME = 2         # .partNN.rar .cnegNN.rar .rNN .7z.NNN .zip.NNN .zNN
     F_FIRST = 4          # the first volume of a set (or a single archive)
     F_PAR2 = 8
-    F_SEVENZ = 16        # .7z.NNN
+    F_SEVENZ = 16        # .7z.NNN, or an unsplit .7z (its listing at its end)
     F_EXE = 32
     F_SIDECAR = 64       # .nfo .sfv .nzb .srr .txt .md5 .m3u .cue .log (.par2 too)
     F_DIGIT = 128
@@ -203,8 +203,12 @@ cdef void name_facts(const char* s, Py_ssize_t n, Facts* o) noexcept nogil:
         o.flags |= F_ARCHIVE | F_FIRST
         o.stem_len = dot
         return
-    if ext_is(s, n, dot, ".zip", 4) or ext_is(s, n, dot, ".7z", 3):
+    if ext_is(s, n, dot, ".zip", 4):
         o.flags |= F_ARCHIVE | F_FIRST
+        o.stem_len = dot
+        return
+    if ext_is(s, n, dot, ".7z", 3):
+        o.flags |= F_ARCHIVE | F_FIRST | F_SEVENZ
         o.stem_len = dot
         return
     d = digits_before(s, n, &v)
@@ -1591,8 +1595,7 @@ def _candidates(files, infos, bint random_named, spool=None):
             first = i
         if flags & F_PAR2 and (par2 is None or f.nbytes < (<FileAgg>files[par2]).nbytes):
             par2 = i
-        if (flags & F_SEVENZ or (flags & F_ARCHIVE and f.name[-3:].lower() == b".7z")) \
-                and (seven is None or infos[i][2] > infos[seven][2]):
+        if flags & F_SEVENZ and (seven is None or infos[i][2] > infos[seven][2]):
             seven = i
         if f.name[-4:].lower() == b".nfo" and (nfo is None or f.nbytes < (<FileAgg>files[nfo]).nbytes):
             nfo = i
@@ -1612,7 +1615,7 @@ def _candidates(files, infos, bint random_named, spool=None):
             out.append(("lone", mid, 0))
     if seven is not None:
         mid, part = (<FileAgg>files[seven]).first_segment(True, spool)
-        if mid is not None and (infos[seven][1] & F_SEVENZ or part > 1):
+        if mid is not None and (infos[seven][1] & F_VOLUME or part > 1):
             out.append(("7z-tail", mid, seven))
     if nfo is not None:
         mid, part = (<FileAgg>files[nfo]).first_segment(False, spool)
