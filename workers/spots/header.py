@@ -15,6 +15,8 @@ import re
 MAX_HEAD = 256 << 10        # a spot's whole header; Spotweb drops spots with over 50 KiB of X-XML
 MAX_LINES = 2000
 _SUBCAT = re.compile(r"([abcdz])(\d{1,3})")
+_KEY = re.compile(r"<Modulus>\s*([^<]{1,2000}?)\s*</Modulus>.*?<Exponent>\s*([^<]{1,100}?)\s*</Exponent>",
+                  re.DOTALL)
 
 
 def text_of(value) -> str:
@@ -103,3 +105,9 @@ def split_subject(subject: str, key_id: int) -> tuple[str, str]:
     if len(parts) <= 1:
         return subject.strip(), ""
     return "|".join(parts[:-2]).strip(), parts[-1].strip()
+
+
+def user_key(value: str | None) -> tuple[str, str] | None:
+    """(modulus, exponent) of an X-User-Key's <RSAKeyValue>, base64."""
+    m = _KEY.search(value or "")
+    return (m.group(1), m.group(2)) if m else None

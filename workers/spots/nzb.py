@@ -16,17 +16,11 @@ MAX_FILES = 20_000
 MAX_COMPRESSED = 16 << 20   # the articles' bytes together
 _ESCAPE = re.compile(rb"=([ABCD])")
 _UNESCAPE = {b"A": b"\x00", b"B": b"\r", b"C": b"\n", b"D": b"="}
-_NS = "http://www.newzbin.com/DTD/2003/nzb"
 
 
 def unspecial_zip(data: bytes) -> bytes:
     """Spotnet's binary escapes undone."""
     return _ESCAPE.sub(lambda m: _UNESCAPE[m.group(1)], data)
-
-
-def special_zip(data: bytes) -> bytes:
-    """Bytes in Spotnet's binary escapes (the writer's side of unspecial_zip)."""
-    return data.replace(b"=", b"=D").replace(b"\n", b"=C").replace(b"\r", b"=B").replace(b"\x00", b"=A")
 
 
 def _joined(bodies) -> bytes:

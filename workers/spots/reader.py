@@ -11,7 +11,7 @@ from workers.probe import nfo
 from . import header as hdr
 from . import markup
 from .categories import newznab_category
-from .signing import SELF_SIGNED, spotter_id
+from .signing import spotter_id
 from .xmlsafe import XmlRefused, tree
 
 MAX_XML = 50 << 10          # Spotweb's bound: a spot with more X-XML is spam
@@ -23,8 +23,6 @@ _MID = re.compile(r"^[^<>\s]{1,250}@[^<>\s]{1,250}$")
 # elements some clients post with a bare & or < in them, wrapped as CDATA
 _FRAGILE = ("Title", "Description", "Image", "Tag", "Website")
 _CONTROL = re.compile(r"[\x00-\x1f]")
-_KEY = re.compile(r"<Modulus>\s*([^<]{1,2000}?)\s*</Modulus>.*?<Exponent>\s*([^<]{1,100}?)\s*</Exponent>",
-                  re.DOTALL)
 
 
 def _empty() -> dict:
@@ -65,11 +63,9 @@ def _read(facts: dict, pairs) -> None:
         facts["title"], facts["tag"] = (s[:TITLE_MAX] for s in hdr.split_subject(subject, head["key_id"]))
         if head["user_modulus"]:
             facts["spotter_id"] = spotter_id(head["user_modulus"])
-    user_key = hdr.first(pairs, "x-user-key")
-    if user_key and facts["spotter_id"] is None:
-        key = _KEY.search(user_key)
-        if key:
-            facts["spotter_id"] = spotter_id(key.group(1))
+    key = hdr.user_key(hdr.first(pairs, "x-user-key"))
+    if key and facts["spotter_id"] is None:
+        facts["spotter_id"] = spotter_id(key[0])
     xml = hdr.joined(pairs, "x-xml")
     if xml:
         _read_xml(facts, xml)

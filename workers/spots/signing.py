@@ -31,11 +31,6 @@ def unspecial(text: str) -> str:
     return text + "=" * (-len(text) % 4)
 
 
-def special(text: str) -> str:
-    """Plain base64 in Spotnet's form (the writer's side of `unspecial`)."""
-    return text.replace("/", "-s").replace("+", "-p").rstrip("=")
-
-
 def b64_int(text: str) -> int | None:
     """The big-endian number a (Spotnet) base64 string holds, or None."""
     plain = unspecial(text or "")

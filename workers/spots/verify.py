@@ -2,13 +2,9 @@
 docstring for the rules)."""
 from __future__ import annotations
 
-import re
-
 from . import header as hdr
 from .signing import MODERATOR_KEYS, SELF_SIGNED, check, hashcash, key_of
 
-_KEY = re.compile(r"<Modulus>\s*([^<]{1,2000}?)\s*</Modulus>.*?<Exponent>\s*([^<]{1,100}?)\s*</Exponent>",
-                  re.DOTALL)
 
 
 def _bytes_of(text: str) -> list[bytes]:
@@ -112,10 +108,9 @@ def _xml_signed(pairs, user) -> bool | None:
     if not xml or not signature:
         return None
     keys = []
-    user_key = hdr.first(pairs, "x-user-key") or ""
-    m = _KEY.search(user_key)
-    if m:
-        keys.append(key_of(m.group(1), m.group(2)))
+    posted = hdr.user_key(hdr.first(pairs, "x-user-key"))
+    if posted:
+        keys.append(key_of(*posted))
     if user is not None:
         keys.append(user)
     return any(k is not None and _signed(xml, signature, k) for k in keys) if keys else None
