@@ -74,6 +74,9 @@ def _verify(out: dict, pairs, keys) -> None:
             out["reason"] = "no-key"
             return
         header_ok = _signed(message, head["signature"], user)
+        if personal and not header_ok:
+            out["reason"] = "bad-signature"     # the title names the target: it must be signed
+            return
         trusted = False
     else:
         if key_id not in keys:
