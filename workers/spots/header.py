@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-MAX_HEAD = 256 << 10        # a spot's whole header; Spotweb drops spots with over 50 KiB of X-XML
+MAX_HEAD = 256 << 10        # a spot's whole header
+MAX_XML = 50 << 10          # Spotweb's bound: a spot with more X-XML is spam
 MAX_LINES = 2000
 _SUBCAT = re.compile(r"([abcdz])(\d{1,3})")
 _KEY = re.compile(r"<Modulus>\s*([^<]{1,2000}?)\s*</Modulus>.*?<Exponent>\s*([^<]{1,100}?)\s*</Exponent>",

@@ -14,7 +14,6 @@ from .categories import newznab_category
 from .signing import spotter_id
 from .xmlsafe import XmlRefused, tree
 
-MAX_XML = 50 << 10          # Spotweb's bound: a spot with more X-XML is spam
 MAX_SEGMENTS = 1000         # the NZB's and image's message-ids a spot may list
 TITLE_MAX = 512
 COMMANDS = ("delete", "dispose", "remove")
@@ -113,7 +112,7 @@ def _segments(element) -> list[str]:
 
 
 def _read_xml(facts: dict, xml: str) -> None:
-    if len(xml) > MAX_XML:
+    if len(xml) > hdr.MAX_XML:
         facts["error"] = "xml-too-large"
         return
     try:

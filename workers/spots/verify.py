@@ -41,6 +41,8 @@ def verify_spot(headers, trusted_keys=None) -> dict:
     out = {"verified": False, "key_id": None, "trusted": False, "reason": None, "xml": None}
     try:
         _verify(out, hdr.pairs_of(headers), _keys(trusted_keys))
+    except ValueError as e:     # pairs_of's too-many-lines
+        out.update(verified=False, trusted=False, reason=str(e.args[0]) if e.args else "garbage")
     except Exception:
         out.update(verified=False, trusted=False, reason=out["reason"] or "garbage")
     return out
@@ -110,6 +112,8 @@ def _xml_signed(pairs, user) -> bool | None:
     signature = (hdr.first(pairs, "x-xml-signature") or "").strip()
     if not xml or not signature:
         return None
+    if len(xml) > hdr.MAX_XML:
+        return False
     keys = []
     posted = hdr.user_key(hdr.first(pairs, "x-user-key"))
     if posted:
