@@ -50,7 +50,7 @@ def _read(nzb: bytes, max_segments: int) -> list[dict]:
     count = [0]
 
     def start(tag, attrib):
-        name = tag.rpartition(" ")[2]
+        name = tag.rpartition(":")[2]
         if not where and name != "nzb":
             raise XmlRefused("not-nzb")
         where.append(name)
@@ -84,7 +84,6 @@ def _read(nzb: bytes, max_segments: int) -> list[dict]:
             text.append(data)
 
     p = parser(allow_doctype=True)
-    p.namespace_prefixes = False
     p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = start, end, chars
     try:
         p.Parse(nzb, True)

@@ -71,7 +71,7 @@ def _read(facts: dict, pairs) -> None:
     elif head is None:
         facts["error"] = "not-a-spot"
     if head is not None:
-        _command(facts, head)
+        _command(facts, head, hdr.split_subject(subject, head["key_id"])[0])
     if facts["category"] is not None:
         facts["newznab"] = newznab_category(facts["category"], facts["subcats"])
     facts["password"] = _password(facts["title"], facts["description"])
@@ -160,12 +160,12 @@ def _read_xml(facts: dict, xml: str) -> None:
         facts["image"] = _segments(image) if image.children else (image.text.strip()[:2000] or None)
 
 
-def _command(facts: dict, head: dict) -> None:
+def _command(facts: dict, head: dict, title: str) -> None:
     """A moderator's (or a poster's own) order to take a spot away: key 2,
-    a title `delete|dispose|remove <message-id>`."""
-    if head["key_id"] != 2 or not facts["title"]:
+    a subject `delete|dispose|remove <message-id>`."""
+    if head["key_id"] != 2:
         return
-    words = facts["title"].split()
+    words = title.split()
     if len(words) >= 2 and words[0].lower() in COMMANDS:
         target = words[1].strip("<>")
         if _MID.match(target):
