@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 BEELD, GELUID, SPELLEN, APPLICATIES = 1, 2, 3, 4
-_CODE = re.compile(r"(?:(\d{1,2}))?([abcdz])(\d{1,3})$", re.IGNORECASE)
+_CODE = re.compile(r"\s*(\d{1,2})?([abcdz])(\d{1,3})\s*", re.IGNORECASE)
 
 # Beeld's formats: a0 DivX, a1 WMV, a2 MPG, a3 DVD5, a4 HD other, a5 ePub,
 # a6 Blu-ray, a7 HD-DVD, a8 WMVHD, a9 x264HD, a10 DVD9
@@ -34,12 +34,19 @@ _GAMES = {0: 4050, 1: 4030, 2: 4050, 3: 1090, 4: 1090, 5: 1020, 6: 1040, 7: 1050
 _SOFTWARE = {0: 4020, 1: 4030, 2: 4000, 3: 4000, 4: 4040, 5: 4040, 6: 4060, 7: 4070}
 
 
+def code(cat: int, subcat: str) -> str | None:
+    """A subcategory in Spotnet's XML form, `01a09`, from `01a09`, `a09` or
+    `a9`; None for what is none."""
+    m = _CODE.fullmatch(str(subcat))
+    return f"{cat:02d}{m.group(2).lower()}{int(m.group(3)):02d}" if m else None
+
+
 def split_subcats(subcats) -> dict[str, list[int]]:
     """{'a': [9], 'b': [4], ...} of subcategories written `01a09`, `a09` or
     `a9`; what does not read as one is skipped."""
     out: dict[str, list[int]] = {}
-    for code in subcats or ():
-        m = _CODE.match(str(code).strip())
+    for subcat in subcats or ():
+        m = _CODE.fullmatch(str(subcat))
         if m:
             out.setdefault(m.group(2).lower(), []).append(int(m.group(3)))
     return out

@@ -1,7 +1,6 @@
 """A spot's header to its facts (see the package's docstring)."""
 from __future__ import annotations
 
-import calendar
 import email.utils
 import html
 import re
@@ -10,7 +9,7 @@ from workers.probe import nfo
 
 from . import header as hdr
 from . import markup
-from .categories import newznab_category
+from . import categories
 from .signing import spotter_id
 from .xmlsafe import XmlRefused, tree
 
@@ -55,7 +54,7 @@ def _read(facts: dict, pairs) -> None:
     if head is not None:
         facts["key_id"] = head["key_id"]
         facts["category"] = head["category"]
-        facts["subcats"] = [f"{head['category']:02d}{c[0]}{int(c[1:]):02d}" for c in head["subcats"]]
+        facts["subcats"] = [categories.code(head["category"], c) for c in head["subcats"]]
         facts["size"] = head["size"]
         facts["created"] = head["stamp"]
         facts["poster"] = head["poster"]
@@ -73,7 +72,7 @@ def _read(facts: dict, pairs) -> None:
     if head is not None:
         _command(facts, head, hdr.split_subject(subject, head["key_id"])[0])
     if facts["category"] is not None:
-        facts["newznab"] = newznab_category(facts["category"], facts["subcats"])
+        facts["newznab"] = categories.newznab_category(facts["category"], facts["subcats"])
     facts["password"] = _password(facts["title"], facts["description"])
 
 
@@ -84,9 +83,7 @@ def _date(value: str | None) -> int | None:
         parsed = email.utils.parsedate_tz(value.strip())
     except Exception:
         return None
-    if parsed is None:
-        return None
-    return calendar.timegm(parsed[:9]) - (parsed[9] or 0)
+    return email.utils.mktime_tz(parsed) if parsed else None
 
 
 def _fix(xml: str) -> str:
@@ -148,12 +145,8 @@ def _read_xml(facts: dict, xml: str) -> None:
         if key == "1":
             cat += 1        # key 1's spots count head categories from 0
         subs = category.findall("Sub") or category.findall("SubCat")
-        codes = []
-        for sub in subs:
-            m = re.fullmatch(r"\s*(\d{1,2})?([abcdzABCDZ])(\d{1,3})\s*", sub.text)
-            if m:
-                codes.append(f"{cat:02d}{m.group(2).lower()}{int(m.group(3)):02d}")
-        facts["category"], facts["subcats"] = cat, codes
+        codes = [categories.code(cat, sub.text) for sub in subs]
+        facts["category"], facts["subcats"] = cat, [c for c in codes if c]
     facts["nzb"] = _segments(posting.find("NZB"))
     image = posting.find("Image")
     if image is not None:

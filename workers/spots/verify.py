@@ -6,7 +6,6 @@ from . import header as hdr
 from .signing import MODERATOR_KEYS, SELF_SIGNED, check, hashcash, key_of
 
 
-
 def _bytes_of(text: str) -> list[bytes]:
     """The bytes a header's text may have been signed as: as it came off
     the wire, and as Latin-1 (Spotnet's charset) when a caller decoded it."""
@@ -106,18 +105,16 @@ def _verify(out: dict, pairs, keys) -> None:
 
 
 def _xml_signed(pairs, user) -> bool | None:
-    """Whether the X-XML carries the poster's signature (X-XML-Signature
-    under X-User-Key, or the From's key); None when there is nothing to check."""
+    """Whether X-XML-Signature signs the joined X-XML under the key that
+    signed the header (the From's), else under X-User-Key; None when there
+    is nothing to check."""
     xml = hdr.joined(pairs, "x-xml")
     signature = (hdr.first(pairs, "x-xml-signature") or "").strip()
     if not xml or not signature:
         return None
     if len(xml) > hdr.MAX_XML:
         return False
-    keys = []
-    posted = hdr.user_key(hdr.first(pairs, "x-user-key"))
-    if posted:
-        keys.append(key_of(*posted))
-    if user is not None:
-        keys.append(user)
-    return any(k is not None and _signed(xml, signature, k) for k in keys) if keys else None
+    if user is None:
+        posted = hdr.user_key(hdr.first(pairs, "x-user-key"))
+        user = key_of(*posted) if posted else None
+    return _signed(xml, signature, user) if user is not None else None
