@@ -153,3 +153,30 @@ def test_personal_dispose():
     rogue = dispose_headers(target, ROGUE, personal=True, seed=12)
     carried = [(n, v.replace(_special(ROGUE.modulus), _special(POSTER.modulus))) for n, v in rogue]
     assert verify_spot(carried)["verified"] is False
+
+
+def test_titles_beyond_ascii():
+    for title in ("Große Show – Staffel 1", "Café Müller", "Ничего 2024 €"):
+        headers = spot_headers({**SPOT, "title": title}, MODERATOR, key_id=2, seed=13)
+        assert read_spot(headers)["title"] == title
+        assert verify_spot(headers, TRUSTED)["trusted"] is True, title
+        # as HEAD's bytes (Latin-1 where the title fits it), the same
+        raw = head_text(headers)
+        try:
+            wire = raw.encode("latin-1")
+        except UnicodeEncodeError:
+            wire = raw.encode("utf-8")
+        assert verify_spot(parse_head(wire), TRUSTED)["trusted"] is True, title
+
+
+def test_xml_pieces_joined_in_order(self_signed):
+    pieces = [v for n, v in self_signed if n == "X-XML"]
+    others = [(n, v) for n, v in self_signed if n != "X-XML"]
+    as_dict = {n: v for n, v in others} | {"X-XML": pieces}
+    assert read_spot(as_dict)["description"] == read_spot(self_signed)["description"]
+    assert verify_spot(as_dict)["xml"] is True
+    shuffled = others + [("X-XML", v) for v in reversed(pieces)]
+    assert read_spot(shuffled)["error"] == "xml"
+    assert verify_spot(shuffled)["xml"] is False
+    # only the first piece, as a reader keeping one header of a name would
+    assert read_spot(others + [("X-XML", pieces[0])])["error"] == "xml"
