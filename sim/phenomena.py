@@ -738,8 +738,10 @@ def repost(ctx, group: str, start: float) -> list[Upload]:
     else:
         up = _phase2_set(ctx, group, start, "reposted", posted="readable")
     again = _repost(ctx, up, days=rng.uniform(1, 3))
-    while again.poster == up.poster:
-        again.poster = N.poster_for(up.tool, rng)
+    tries = 0
+    while again.poster == up.poster:          # a tool with one poster name (JBinUp): another's
+        again.poster = N.poster_for(up.tool if tries < 8 else "nyuu", rng)
+        tries += 1
     again.shapes = ["repost"]
     return [up, again]
 
