@@ -63,6 +63,11 @@ SAMPLE_PERCENT = 1
 
 SOURCE_SUBJECT, SOURCE_POST, SOURCE_STEM, SOURCE_ALBUM = 1, 2, 3, 6
 
+# A film, episode or music name, as PostgreSQL's case-insensitive regex (~*) reads it: an
+# episode (S01E02, 1x02), a resolution, a codec, a source, an audio format or bitrate, or a
+# year after a title word.
+JUDGE_MEDIA_NAME = (r"(^|[^[:alnum:]])(s[0-9]{1,2} ?e[0-9]{1,3}|[0-9]{1,2}x[0-9]{2,3}|(480|576|720|1080|2160)[pi]|[xh]\.?26[45]|hevc|xvid|divx|blu-?ray|bdrip|brrip|web-?dl|web-?rip|hdtv|dvd-?rip|hdrip|remux|flac|mp3|aac|[0-9]{3} ?kbps)([^[:alnum:]]|$)|[[:alpha:]][^[:alnum:]]+\(?(19|20)[0-9]{2}\)?([^[:alnum:]]|$)")
+
 # The rule set the window runs with when the lease gives none; the database's
 # rule set version 1 (deploy/data_rule_set_default.sql) is this, to the byte.
 DEFAULT_RULES = {
@@ -72,6 +77,14 @@ DEFAULT_RULES = {
     "stub_max_bytes": 100_000_000, "stub_small_article": 262_144, "stub_min_bytes": 1_000_000,
     "webmail_domains": ["gmail.com", "hotmail.com", "yahoo.com", "outlook.com", "gmx.de", "web.de", "aol.com"],
     "sample_percent": SAMPLE_PERCENT,
+    # the junk judge's section (voyager.judge_verdicts reads it; the window does not)
+    "judge": {
+        "version": 1,
+        "enabled": ["dead", "fake", "repeated", "locked", "unusable"],
+        "repeat_releases": 20, "unusable_after_hours": 24,
+        "program_extensions": ["exe", "com", "scr", "bat", "cmd", "msi", "pif", "vbs", "js", "jar", "apk", "lnk", "dll"],
+        "media_name": JUDGE_MEDIA_NAME,
+    },
 }
 
 TOOLS = ("unknown", "powerpost", "nyuu", "ngpost", "jbinup", "newsmangler", "gopoststuff", "webmail")

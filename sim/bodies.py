@@ -2,7 +2,7 @@
 
 The generator describes every posted file in `<corpus>/bodies/files.jsonl`
 (one JSON object a line: name, yenc_name, bytes, segments, kind, volume,
-volumes, release, password, members, seed). From that alone this module
+volumes, release, password, members, seed; gone when taken down). From that alone this module
 makes any article of the file as a real yEnc part: the file's content comes
 from a model (sim.bodyparts) that places real structures - RAR/7z/ZIP
 headers, PAR2 packets, NFO text, media magic - over pseudo-random filler,
@@ -12,7 +12,7 @@ size the overview announced.
 
 Public API (the NNTP server calls Bodies.body):
 
-    Bodies(corpus_root).body(message_id, size_hint) -> bytes
+    Bodies(corpus_root).body(message_id, size_hint) -> bytes | None (None: gone, 430)
     Bodies(corpus_root).spec(message_id) -> (spec, part) | None
     Bodies(corpus_root).load()    index files.jsonl now instead of on first use
     part_count(spec), part_span(spec, part) -> (begin, end)
@@ -222,11 +222,14 @@ class Bodies:
             i += 1
         return None
 
-    def body(self, message_id: str, size_hint: int) -> bytes:
-        """The article body (CRLF lines, not dot-stuffed)."""
+    def body(self, message_id: str, size_hint: int) -> bytes | None:
+        """The article body (CRLF lines, not dot-stuffed); None for a file
+        taken down (its spec says gone: the overview lists it, BODY is 430)."""
         found = self.spec(message_id)
         if found is None:
             return synthetic_body(message_id.strip().strip("<>"), size_hint)
+        if found[0].get("gone"):
+            return None
         return encode_part(*found)
 
 

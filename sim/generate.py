@@ -24,7 +24,10 @@ each phenomenon's share of lines on its target.
 
 --profile NAME gives every group one profile; phase2 adds the shapes phase 2
 names and merges, and the truth's upload keys (upload, shapes, named_by,
-repost_of; per file common, renamed_from), written only under a --profile.
+repost_of; per file common, renamed_from), written only under a --profile;
+junk adds to phase2's the junk the judge hides, each upload of it with the
+verdict it must get (junk: dead | fake | repeated | locked | unusable), and
+a file spec of an upload taken down says gone (its bodies answered 430).
 
 --hostile plants hostile lines among the same ordinary lines (sim/hostile.py:
 stray article numbers, control bytes, over-long fields, empty lines; listed
@@ -76,6 +79,12 @@ PROFILES: dict[str, tuple[dict[str, float], list[str]]] = {
     "phase2": ({"counterless": .30, "obfuscated": .10, "multi_file": .14, "single_file": .03, "stub_archive": .03,
                 "album": .02, "scrambled": .01, "random_files": .10, "renamed": .06, "sidecars_apart": .06,
                 "common_file": .06, "repost": .06, "nameless": .03}, ["tv", "movie", "software", "music"]),
+    # --profile junk: phase2's mix beside the junk the judge hides and the real
+    # content shaped like it (sim/phenomena.py's junk section)
+    "junk": ({"counterless": .24, "obfuscated": .08, "multi_file": .11, "single_file": .03, "stub_archive": .03,
+              "album": .02, "scrambled": .01, "random_files": .08, "renamed": .05, "sidecars_apart": .05,
+              "common_file": .05, "repost": .05, "nameless": .03, "junk_fake": .04, "junk_locked": .05,
+              "junk_dead": .03, "junk_repeated": .03, "junk_unusable": .02}, ["tv", "movie", "software", "music"]),
 }
 
 # The groups a corpus draws from, largest first: (name, profile, share of lines).
@@ -450,12 +459,15 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                         if f.renamed_from:
                             files[-1]["renamed_from"] = f.renamed_from
                     if opts.bodies and up.rule not in ("obfuscated-subject", "counterless", "scrambled"):
-                        bodies_fh.write(json.dumps({
+                        spec = {
                             "name": f.name, "yenc_name": f.yenc_name or f.name, "bytes": f.size, "segments": segs,
                             "kind": f.kind, "volume": f.volume, "volumes": f.volumes,
                             "release": f.release or up.name,
                             "password": f.password, "members": f.members, "seed": f.seed,
-                            "part_size": f.part_size}) + "\n")
+                            "part_size": f.part_size}
+                        if f.gone:
+                            spec["gone"] = True           # the server answers its bodies 430
+                        bodies_fh.write(json.dumps(spec) + "\n")
             if not files:
                 continue
             rec = {"kind": up.kind}
@@ -498,6 +510,8 @@ def _phase2_truth(up: P.Upload, ids: dict[int, str]) -> dict:
     out = {"upload": ids[id(up)], "shapes": shapes, "named_by": named_by}
     if up.repost_of is not None:
         out["repost_of"] = ids[id(up.repost_of)]
+    if root.junk:
+        out["junk"] = root.junk                 # the judge's verdict it must get
     return out
 
 
@@ -528,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="plant hostile lines among the ordinary ones (sim/hostile.py; listed in hostile.jsonl)")
     p.add_argument("--profile", choices=sorted(PROFILES),
                    help="one profile for every group (phase2: the shapes phase 2 names and merges, "
-                        "with the truth's upload keys)")
+                        "with the truth's upload keys; junk: phase2's and the junk the judge hides)")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     opts = Options(out=a.out, seed=a.seed, groups=a.groups, lines=a.lines, days=a.days,

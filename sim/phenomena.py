@@ -22,6 +22,7 @@ from math import log
 from dataclasses import dataclass, field
 
 from . import names as N
+from .bodyparts.text import shows_password
 
 # Article payloads: a yEnc part of 716,800 bytes (128-char lines) is the common
 # default; Power-Post's 250 kB parts trip the stub-archive rule's leg A.
@@ -62,6 +63,7 @@ class File:
     release: str | None = None                     # the release its content belongs to, when not its upload's
     common: bool = False                           # the same small file inside many uploads (an advert)
     renamed_from: str | None = None                # the name its par2 knows it by, when posted under another
+    gone: bool = False                             # the server answers its bodies 430 (taken down)
 
 
 @dataclass
@@ -83,6 +85,7 @@ class Upload:
     named_by: str | None = None
     piece_of: "Upload | None" = None
     repost_of: "Upload | None" = None
+    junk: str | None = None   # the judge's verdict it must get (the junk profile's truth key)
 
     @property
     def articles(self) -> int:
@@ -609,26 +612,38 @@ COMMON_FILE = {"name": "Visit-Usenet-Deals.example.jpg", "kind": "jpg", "bytes":
 
 def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, par2: bool = True,
                 renamed: bool = False, common: bool = False, password: str | None = None,
-                kind: str = "release", named_by: str | None = "subject", median: float = 3e8) -> Upload:
+                kind: str = "release", named_by: str | None = "subject", median: float = 3e8,
+                archive: str | None = None, min_volumes: int = 1, members=None, nfo: bool = False,
+                extra: dict | None = None) -> Upload:
     """A RAR set (and par2 index and volumes) of one film or episode. posted:
     'readable' under a subject shape with the file counter, or 'random' (every
     file a random name of its own in a bare quoted subject, renamed after its
     par2 was made). renamed: posted under the release's name, par2 made under
-    the scene's short names. common: with the advert inside (and in the par2)."""
+    the scene's short names. common: with the advert inside (and in the par2).
+    The junk's knobs: archive 'rar' | 'rar5' | '7z' (else RAR5 or RAR4 by
+    chance), at least min_volumes volumes, members(release, total) the
+    archive's entries (else the film), nfo: an .nfo beside it that names the
+    password, extra: a file spec dict (name, kind, bytes, seed, release) beside
+    the volumes."""
     rng = ctx.rng
     release = rng.choice([N.tv_name, N.movie_name])(rng)
     tool = rng.choice(["nyuu", "ngpost", "powerpost"]) if posted == "random" else _tool(rng)
     total = int(max(median / 10, min(rng.lognormvariate(math.log(median), 0.7), median * 4, ctx.cap_bytes)))
     # a password hides a RAR5's names (rar -hp), never a RAR4's
-    rar_kind = "rar5" if password or rng.random() < 0.5 else "rar"
-    vols = max(1, math.ceil(total / rng.choice([25, 50, 100]) / 1048576))
+    rar_kind = archive or ("rar5" if password or rng.random() < 0.5 else "rar")
+    vols = max(min_volumes, math.ceil(total / rng.choice([25, 50, 100]) / 1048576))
     width = max(2, len(str(vols)))
     each = math.ceil(total / vols)
     real = N.scene_name(release) if renamed else release
-    files = [(f"{real}.part{v:0{width}d}.rar", rar_kind, each if v < vols else total - each * (vols - 1))
+    files = [(f"{real}.7z.{v:03d}" if rar_kind == "7z" else f"{real}.part{v:0{width}d}.rar", rar_kind,
+              each if v < vols else total - each * (vols - 1))
              for v in range(1, vols + 1)]
     if common:
         files.append((COMMON_FILE["name"], COMMON_FILE["kind"], COMMON_FILE["bytes"]))
+    if extra:
+        files.append((extra["name"], extra["kind"], extra["bytes"]))
+    if nfo:
+        files.append((f"{real}.nfo", "nfo", rng.randint(2000, 9000)))
     if par2:
         files += _par2_files(real, total, rng)
     part_size = rng.choice(PART_BYTES) if tool != "powerpost" else rng.choice([716_800, POWERPOST_PART])
@@ -640,7 +655,7 @@ def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, 
                 name=release, files=[], phenomenon=phenomenon, skew=ctx.skew(), named_by=named_by,
                 shapes=[phenomenon] + (["common_file"] if common and phenomenon != "common_file" else []))
     n = len(files)
-    members = [{"name": release + ".mkv", "bytes": total}]
+    members = members(release, total) if members else [{"name": release + ".mkv", "bytes": total}]
     for i, (fname, fkind, size) in enumerate(files, 1):
         parts = math.ceil(size / part_size)
         if posted == "random":
@@ -649,14 +664,18 @@ def _phase2_set(ctx, group: str, start: float, phenomenon: str, *, posted: str, 
         else:
             name = fname.replace(real, release, 1) if renamed and fname.startswith(real) else fname
             subj = _subject(shape, release, name, i, n, parts, size)
-        archive = fkind in ("rar", "rar5")
+        volume = fkind in ("rar", "rar5", "7z")
         advert = fname == COMMON_FILE["name"]
         f = make_file(ctx, name, fkind, size, subj, part_size, clock, tool,
-                      volume=i if archive else 1,
-                      volumes=vols if archive else 1, members=members if archive else [],
-                      password=password if archive else None)
+                      volume=i if volume else 1,
+                      volumes=vols if volume else 1, members=members if volume else [],
+                      password=password if volume or fkind == "nfo" else None)
         if advert:
             f.seed, f.release, f.common = COMMON_FILE["seed"], COMMON_FILE["release"], True
+        if extra and fname == extra["name"]:
+            f.seed, f.release = extra["seed"], extra["release"]
+        while fkind == "nfo" and password and not shows_password({"password": password, "seed": f.seed}):
+            f.seed = rng.getrandbits(48)       # the NFO that names the password
         if par2 and name != fname and fkind not in ("par2", "par2vol"):
             f.renamed_from = fname
         up.files.append(f)
@@ -719,8 +738,10 @@ def repost(ctx, group: str, start: float) -> list[Upload]:
     else:
         up = _phase2_set(ctx, group, start, "reposted", posted="readable")
     again = _repost(ctx, up, days=rng.uniform(1, 3))
-    while again.poster == up.poster:
-        again.poster = N.poster_for(up.tool, rng)
+    tries = 0
+    while again.poster == up.poster:          # a tool with one poster name (JBinUp): another's
+        again.poster = N.poster_for(up.tool if tries < 8 else "nyuu", rng)
+        tries += 1
     again.shapes = ["repost"]
     return [up, again]
 
@@ -745,6 +766,121 @@ def nameless(ctx, group: str, start: float) -> list[Upload]:
     return [up]
 
 
+
+# -- the junk the judge hides (the junk profile) ---------------------------------------
+# Uploads that reach the catalog and that the judge must hide: each records the
+# verdict it must get (Upload.junk, the truth's `junk`). Beside them the same
+# shapes with what makes them real content (a password in the NFO, a shared
+# sample beside a real set), which must get none.
+
+# A sample posted alone to many uploads: the same bytes (kind, size, seed and
+# the release its content is made for), so the same first 16 KiB and size.
+REPEATED_SAMPLE = {"kind": "mkv", "bytes": 31_457_933, "seed": 0x5A3B1E, "release": "Sample"}
+REPEATS = (21, 26)         # uploads of the sample a phenomenon's call posts: 20 or more in any corpus
+
+
+def _junk(up: Upload, rule: str | None, shape: str) -> Upload:
+    up.junk, up.shapes = rule, [shape]
+    return up
+
+
+def junk_fake(ctx, group: str, start: float) -> list[Upload]:
+    """A film or episode's name over a program: a multi-volume RAR or 7z set
+    (with its par2, so the header pass lets it through) whose only entry is an
+    executable; or a lone .mkv whose bytes are one (MZ)."""
+    rng = ctx.rng
+    roll = rng.random()
+    if roll < 0.2:
+        release = rng.choice([N.tv_name, N.movie_name])(rng)
+        tool = _tool(rng)
+        size = rng.randint(150, 900) * 1048576
+        part_size = rng.choice(PART_BYTES)
+        subj = _subject(rng.choice(["counter_first", "name_first"]), release, release + ".mkv", 1, 1,
+                        math.ceil(size / part_size), size)
+        f = make_file(ctx, release + ".mkv", "exe", size, subj, part_size, Poster(start, rng.uniform(5, 40)), tool)
+        return [_junk(Upload(kind="release", groups=[group], poster=N.poster_for(tool, rng), tool=tool,
+                             name=release, files=[f], phenomenon="junk_fake", skew=ctx.skew(), named_by="subject"),
+                      "fake", "junk_fake_media")]
+    program = rng.choice(["{r}.exe", "setup.exe", "{r}.scr", "Codec.Installer.exe"])
+    up = _phase2_set(ctx, group, start, "junk_fake", posted="readable", archive="7z" if roll < 0.5 else "rar5",
+                     min_volumes=2, median=1.2e8,
+                     members=lambda r, total: [{"name": program.format(r=r), "bytes": total}])
+    return [_junk(up, "fake", "junk_fake_7z" if roll < 0.5 else "junk_fake_rar")]
+
+
+def junk_locked(ctx, group: str, start: float) -> list[Upload]:
+    """A passworded set: RAR5 with its headers encrypted (rar -hp), 7z with
+    them encrypted (-mhe), or RAR4 with its files encrypted and names plain.
+    Without a password anywhere it is locked; two in five name it in an .nfo
+    beside the set: real content."""
+    rng = ctx.rng
+    archive = rng.choice(["rar5", "rar5", "7z", "rar"])
+    known = rng.random() < 0.4
+    up = _phase2_set(ctx, group, start, "junk_locked", posted="readable", archive=archive, min_volumes=2,
+                     median=2e8, password=rng.choice(["x7Hq!9pass", "usenet4ever", "B3stR3l3as3"]), nfo=known)
+    return [_junk(up, None if known else "locked", f"locked_{'known' if known else 'unknown'}_{archive}")]
+
+
+def junk_dead(ctx, group: str, start: float) -> list[Upload]:
+    """A readable set taken down: the overview lists every article, the server
+    answers each BODY 430."""
+    up = _phase2_set(ctx, group, start, "junk_dead", posted="readable", median=2e8)
+    for f in up.files:
+        f.gone = True
+    return [_junk(up, "dead", "junk_dead")]
+
+
+def junk_repeated(ctx, group: str, start: float) -> list[Upload]:
+    """One sample's bytes posted alone under 21-26 film and episode names
+    (hours apart), and one real set holding the same sample beside its
+    volumes (and in its par2): only the lone ones are junk."""
+    rng = ctx.rng
+    out = []
+    for k in range(rng.randint(*REPEATS)):
+        release = rng.choice([N.tv_name, N.movie_name])(rng)
+        tool = _tool(rng)
+        size = REPEATED_SAMPLE["bytes"]
+        name = f"{release}.sample.mkv" if rng.random() < 0.5 else f"{release}.mkv"
+        subj = _subject(rng.choice(["counter_first", "name_first", "quoted_only"]), release, name, 1, 1,
+                        math.ceil(size / 716_800), size)
+        f = make_file(ctx, name, REPEATED_SAMPLE["kind"], size, subj, 716_800,
+                      Poster(start + k * rng.uniform(1800, 7200), rng.uniform(5, 40)), tool)
+        f.seed, f.release = REPEATED_SAMPLE["seed"], REPEATED_SAMPLE["release"]
+        out.append(_junk(Upload(kind="release", groups=[group], poster=N.poster_for(tool, rng), tool=tool,
+                                name=release, files=[f], phenomenon="junk_repeated", skew=ctx.skew(),
+                                named_by="subject"), "repeated", "junk_repeated"))
+    beside = dict(REPEATED_SAMPLE, name="Sample.mkv")
+    up = _phase2_set(ctx, group, start + rng.uniform(0, 86400), "junk_repeated", posted="readable", extra=beside)
+    out.append(_junk(up, None, "sample_beside"))
+    return out
+
+
+def junk_unusable(ctx, group: str, start: float) -> list[Upload]:
+    """A release under a subject name that is a random token (not hex, so the
+    catalog takes it, readable=false) over files of the same token: split
+    random bytes, or RAR volumes whose one entry is another token. No par2, no
+    NFO: nothing will ever name it."""
+    rng = ctx.rng
+    token = N.scrambled(rng, rng.randint(18, 26))
+    tool = rng.choice(["nyuu", "ngpost"])
+    part_size = rng.choice(PART_BYTES)
+    clock = Poster(start, rng.uniform(5, 40))
+    rar = rng.random() < 0.5
+    up = Upload(kind="release", groups=[group], poster=N.poster_for(tool, rng), tool=tool, name=token, files=[],
+                phenomenon="junk_unusable", skew=ctx.skew(), named_by=None)
+    vols = rng.randint(3, 10)
+    inner = [{"name": N.scrambled(rng, 24) + ".mkv", "bytes": 0}]
+    sizes = [rng.randint(20, 60) * 1048576 for _ in range(vols)]
+    inner[0]["bytes"] = sum(sizes)
+    for v, size in enumerate(sizes, 1):
+        fname = f"{token}.part{v:02d}.rar" if rar else f"{token}.{v:03d}"
+        subj = _subject("dash_name", token, fname, v, vols, math.ceil(size / part_size), size)
+        up.files.append(make_file(ctx, fname, "rar5" if rar else "bin", size, subj, part_size, clock, tool,
+                                  volume=v if rar else 1, volumes=vols if rar else 1,
+                                  members=inner if rar else []))
+    return [_junk(up, "unusable", "junk_unusable_rar" if rar else "junk_unusable_split")]
+
+
 PHENOMENA = {
     "multi_file": multi_file, "single_file": single_file, "obfuscated": obfuscated, "counterless": counterless,
     "scrambled": scrambled, "album": album, "shogun": shogun, "batch_counter": batch_counter,
@@ -752,4 +888,6 @@ PHENOMENA = {
     "bare_executable": bare_executable, "rot13_volumes": rot13_volumes, "exempt_single": exempt_single,
     "random_files": random_files, "renamed": renamed, "sidecars_apart": sidecars_apart,
     "common_file": common_file, "repost": repost, "nameless": nameless,
+    "junk_fake": junk_fake, "junk_locked": junk_locked, "junk_dead": junk_dead, "junk_repeated": junk_repeated,
+    "junk_unusable": junk_unusable,
 }

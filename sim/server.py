@@ -735,12 +735,16 @@ class NewsServer:
     def body_for(self, message_id: str, size_hint: int) -> bytes | None:
         """The body (CRLF lines, not dot-stuffed) from sim.bodies (a corpus
         without bodies/ gets each article's synthetic one), or None when it
-        cannot be made: the article then has no body, never another's."""
+        cannot be made or the file was taken down (gone: BODY answers 430):
+        the article then has no body, never another's."""
         try:
-            body = bytes(self.bodies().body(message_id, size_hint))
+            body = self.bodies().body(message_id, size_hint)
         except Exception as exc:
             log.warning("bodies: %s: %s", message_id, exc)
             return None
+        if body is None:
+            return None
+        body = bytes(body)
         return body if not body or body.endswith(CRLF) else body + CRLF
 
     # -- live mode --------------------------------------------------------------------------

@@ -280,7 +280,7 @@ def cmd_sim(args, cfg: Config) -> int:
 
 
 BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
-           "api": "bench.api", "probe": "bench.probe", "phase2-fidelity": "bench.phase2_fidelity",
+           "api": "bench.api", "probe": "bench.probe", "phase2-fidelity": "bench.phase2_fidelity", "judge-fidelity": "bench.judge_fidelity",
            "phase2": "bench.phase2"}
 
 

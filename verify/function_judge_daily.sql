@@ -1,0 +1,2 @@
+-- Verify voyager:function_judge_daily on pg
+SELECT 'voyager.judge_daily()'::regprocedure;

@@ -1,0 +1,2 @@
+-- Verify voyager:function_judge_releases on pg
+SELECT 'voyager.judge_releases(bigint[], timestamptz)'::regprocedure;
