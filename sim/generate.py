@@ -118,6 +118,7 @@ class Options:
     level: int = 6
     hostile: bool = False
     profile: str | None = None       # one profile for every group (else each group's own)
+    spots: int = 0                   # signed spots in free.pt for this many uploads (sim.spotfeed)
 
 
 def opts_indexed(opts: "Options") -> list[str]:
@@ -419,11 +420,11 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                 first = last + 1
             writer.write_range(g, rs, re_, chunks)
             cell += 1
-    writer.write_groups(
+    group_entries = (
         [{"name": g, "low": lows[g], "high": highs[g], "priority": priority[g]} for g in stored]
         + [{"name": g, "low": 1, "high": counters[g] - 1, "priority": p}
-           for g, p in priority.items() if g not in lows]
-    )
+           for g, p in priority.items() if g not in lows])
+    writer.write_groups(group_entries)
 
     # The ground truth, and the bodies' file specs.
     log("writing truth")
@@ -435,7 +436,8 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
     # a corpus of one profile says which upload each piece is (an upload's pieces
     # share its id); the corpora of the groups' own profiles stay as they were
     upload_ids = _upload_ids(uploads) if opts.profile else None
-    with open(opts.out / "truth.jsonl", "w") as truth:
+    records = []
+    if True:
         for ui, up in enumerate(uploads):
             owner = owner_of(up.groups, priority)
             files = []
@@ -477,8 +479,18 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
                         "complete": complete, "phenomenon": up.phenomenon, "tool": up.tool, "files": files})
             if upload_ids is not None:
                 rec.update(_phase2_truth(up, upload_ids))
-            truth.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            records.append(rec)
             kinds[up.kind] = kinds.get(up.kind, 0) + 1
+    if opts.spots:
+        # spots for some uploads: free.pt and alt.binaries.ftd, groups of their own
+        from sim import spotfeed
+        feed = spotfeed.plant(records, opts.seed, opts.spots)
+        for ri, mid in feed.spot_of.items():
+            records[ri]["spot"] = mid
+        writer.write_groups(group_entries + feed.write(writer, opts.out))
+    with open(opts.out / "truth.jsonl", "w") as truth:
+        for rec in records:
+            truth.write(json.dumps(rec, ensure_ascii=False) + "\n")
     if opts.bodies:
         bodies_fh.close()
     if opts.hostile:
@@ -543,11 +555,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", choices=sorted(PROFILES),
                    help="one profile for every group (phase2: the shapes phase 2 names and merges, "
                         "with the truth's upload keys; junk: phase2's and the junk the judge hides)")
+    p.add_argument("--spots", type=int, default=0,
+                   help="signed spots in free.pt for N uploads, their NZBs in alt.binaries.ftd")
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     opts = Options(out=a.out, seed=a.seed, groups=a.groups, lines=a.lines, days=a.days,
                    range_articles=a.range_articles, chunk_articles=a.chunk_articles, bodies=not a.no_bodies,
-                   hostile=a.hostile, profile=a.profile)
+                   hostile=a.hostile, profile=a.profile, spots=a.spots)
     if a.bench:
         opts.bench = True
         opts.groups = 1

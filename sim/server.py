@@ -24,6 +24,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import itertools
+import json
 import logging
 import os
 import random
@@ -732,11 +733,32 @@ class NewsServer:
                     b = self._bodies = Bodies(self.corpus.root).load()
         return b
 
+    def spot_articles(self) -> dict[bytes, tuple[bytes, bytes]]:
+        """<message-id> -> (head, body) of the corpus's spots/articles.jsonl
+        (sim.spotfeed): spots and their NZBs carry headers and bodies of
+        their own."""
+        sa = getattr(self, "_spot_articles", None)
+        if sa is None:
+            sa = {}
+            path = self.corpus.root / "spots" / "articles.jsonl"
+            if path.exists():
+                with open(path) as fh:
+                    for line in fh:
+                        a = json.loads(line)
+                        sa[f"<{a['message_id']}>".encode("latin-1", "replace")] = (
+                            a["head"].encode("latin-1", "replace"),
+                            a["body"].encode("latin-1", "replace"))
+            self._spot_articles = sa
+        return sa
+
     def body_for(self, message_id: str, size_hint: int) -> bytes | None:
         """The body (CRLF lines, not dot-stuffed) from sim.bodies (a corpus
         without bodies/ gets each article's synthetic one), or None when it
         cannot be made or the file was taken down (gone: BODY answers 430):
         the article then has no body, never another's."""
+        spot = self.spot_articles().get(f"<{message_id}>".encode("latin-1", "replace"))
+        if spot is not None:
+            return spot[1]
         try:
             body = self.bodies().body(message_id, size_hint)
         except Exception as exc:
@@ -1324,7 +1346,10 @@ class Session:
         return True
 
     def _head(self, f: list[bytes], group: GroupState) -> bytes:
-        """Headers from the overview fields."""
+        """Headers from the overview fields (a spot's: its own)."""
+        spot = self.server.spot_articles().get(f[4])
+        if spot is not None:
+            return spot[0]
         xref = f[8]
         groups = []
         if xref[:5].lower() == b"xref:":

@@ -5323,6 +5323,78 @@ END $$;
 
 
 --
+-- Name: store_spots(text, jsonb); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_spots(p_group text, p_spots jsonb) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+    v_stored   integer;
+    v_disposed integer;
+    v_last     bigint;
+BEGIN
+    WITH incoming AS (
+        SELECT s, s->>'message_id' AS mid,
+               CASE WHEN s->>'created' ~ '^[0-9]{1,12}$' THEN to_timestamp((s->>'created')::bigint)
+                    ELSE NULL END AS posted_at
+          FROM jsonb_array_elements(p_spots) s
+         WHERE coalesce(s->>'message_id', '') <> ''
+    ), ins AS (
+        INSERT INTO voyager.spots (message_id, article, key_id, verified, trusted, title, category, subcats,
+                                   newznab, description, website, size, nzb, spotter_id, posted_at, facts)
+        SELECT DISTINCT ON (mid) mid,
+               CASE WHEN s->>'article' ~ '^[0-9]{1,18}$' THEN (s->>'article')::bigint END,
+               CASE WHEN s->>'key_id' ~ '^[0-9]{1,9}$' THEN (s->>'key_id')::integer END,
+               coalesce((s->>'verified')::boolean, false),
+               coalesce((s->>'verified')::boolean, false) AND coalesce((s->>'trusted')::boolean, false),
+               s->>'title',
+               CASE WHEN s->>'category' ~ '^[0-9]{1,9}$' THEN (s->>'category')::integer END,
+               coalesce(ARRAY(SELECT jsonb_array_elements_text(
+                   CASE WHEN jsonb_typeof(s->'subcats') = 'array' THEN s->'subcats' ELSE '[]' END)), '{}'),
+               CASE WHEN s->>'newznab' ~ '^[0-9]{1,9}$' THEN (s->>'newznab')::integer END,
+               s->>'description', s->>'website',
+               CASE WHEN s->>'size' ~ '^[0-9]{1,18}$' THEN (s->>'size')::bigint END,
+               coalesce(ARRAY(SELECT jsonb_array_elements_text(
+                   CASE WHEN jsonb_typeof(s->'nzb') = 'array' THEN s->'nzb' ELSE '[]' END)), '{}'),
+               s->>'spotter_id', posted_at, s
+          FROM incoming
+         ORDER BY mid
+        ON CONFLICT (message_id) DO NOTHING
+        RETURNING 1
+    )
+    SELECT count(*) INTO v_stored FROM ins;
+
+    -- disposes: every verified dispose this batch or before whose target stands
+    WITH d AS (
+        UPDATE voyager.spots t SET disposed_at = now()
+          FROM voyager.spots x
+         WHERE x.facts->>'command' = 'dispose' AND x.verified
+           AND t.message_id = x.facts->>'target' AND t.disposed_at IS NULL
+           AND (x.trusted AND NOT coalesce((x.facts->>'personal')::boolean, false)
+                OR coalesce((x.facts->>'personal')::boolean, false)
+                   AND x.spotter_id IS NOT NULL AND x.spotter_id = t.spotter_id
+                   AND x.posted_at IS NOT NULL AND t.posted_at IS NOT NULL
+                   AND x.posted_at BETWEEN t.posted_at AND t.posted_at + interval '5 days')
+           AND (x.message_id IN (SELECT s->>'message_id' FROM jsonb_array_elements(p_spots) s)
+                OR t.message_id IN (SELECT s->>'message_id' FROM jsonb_array_elements(p_spots) s))
+        RETURNING 1
+    )
+    SELECT count(*) INTO v_disposed FROM d;
+
+    SELECT max((s->>'article')::bigint) INTO v_last
+      FROM jsonb_array_elements(p_spots) s WHERE s->>'article' ~ '^[0-9]{1,18}$';
+    IF v_last IS NOT NULL THEN
+        INSERT INTO voyager.spot_reads (group_name, last_article) VALUES (p_group, v_last)
+        ON CONFLICT (group_name) DO UPDATE
+           SET last_article = greatest(voyager.spot_reads.last_article, EXCLUDED.last_article), read_at = now();
+    END IF;
+    RETURN jsonb_build_object('stored', v_stored, 'disposed', v_disposed, 'last', v_last);
+END;
+$_$;
+
+
+--
 -- Name: tail_started(integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -6299,6 +6371,43 @@ CREATE TABLE voyager.spool_reports (
     CONSTRAINT spool_reports_cap_bytes_check CHECK ((cap_bytes >= 0)),
     CONSTRAINT spool_reports_files_check CHECK ((files >= 0)),
     CONSTRAINT spool_reports_node_check CHECK ((node <> ''::text))
+);
+
+
+--
+-- Name: spot_reads; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spot_reads (
+    group_name text NOT NULL,
+    last_article bigint NOT NULL,
+    read_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: spots; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spots (
+    message_id text NOT NULL,
+    article bigint,
+    key_id integer,
+    verified boolean DEFAULT false NOT NULL,
+    trusted boolean DEFAULT false NOT NULL,
+    title text,
+    category integer,
+    subcats text[] DEFAULT '{}'::text[] NOT NULL,
+    newznab integer,
+    description text,
+    website text,
+    size bigint,
+    nzb text[] DEFAULT '{}'::text[] NOT NULL,
+    spotter_id text,
+    posted_at timestamp with time zone,
+    read_at timestamp with time zone DEFAULT now() NOT NULL,
+    disposed_at timestamp with time zone,
+    facts jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
 
@@ -7311,6 +7420,22 @@ ALTER TABLE ONLY voyager.spool_reports
 
 
 --
+-- Name: spot_reads spot_reads_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spot_reads
+    ADD CONSTRAINT spot_reads_pkey PRIMARY KEY (group_name);
+
+
+--
+-- Name: spots spots_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spots
+    ADD CONSTRAINT spots_pkey PRIMARY KEY (message_id);
+
+
+--
 -- Name: user_days user_days_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -7593,6 +7718,20 @@ CREATE INDEX releases_small_settled_idx ON voyager.releases USING btree (settled
 --
 
 CREATE INDEX search_count_deltas_key_idx ON voyager.search_count_deltas USING btree (key);
+
+
+--
+-- Name: spots_dispose_target; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX spots_dispose_target ON voyager.spots USING btree (((facts ->> 'target'::text))) WHERE ((facts ->> 'command'::text) = 'dispose'::text);
+
+
+--
+-- Name: spots_posted_at; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX spots_posted_at ON voyager.spots USING btree (posted_at DESC) WHERE (disposed_at IS NULL);
 
 
 --

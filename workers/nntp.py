@@ -772,9 +772,9 @@ class NntpConnection:
             raise self._refused(code, line, "BODY")
         return unstuff(self._read_block(cap))
 
-    def head(self, group: str, article: int | str) -> dict[str, str] | None:
-        """An article's headers (names lower-cased, folded lines joined), or
-        None when there is no such article."""
+    def head_raw(self, group: str, article: int | str, cap: int | None = None) -> bytes | None:
+        """An article's header as sent (unstuffed, every line kept, without
+        the dot line), or None when there is no such article."""
         self._ensure()
         if isinstance(article, int):
             self._select(group)
@@ -783,9 +783,17 @@ class NntpConnection:
             return None
         if code != 221:
             raise self._refused(code, line, f"HEAD {article}")
+        return unstuff(self._read_block(cap))
+
+    def head(self, group: str, article: int | str) -> dict[str, str] | None:
+        """An article's headers (names lower-cased, folded lines joined), or
+        None when there is no such article."""
+        raw_head = self.head_raw(group, article)
+        if raw_head is None:
+            return None
         headers: dict[str, str] = {}
         last = None
-        for raw in unstuff(self._read_block()).split(CRLF):
+        for raw in raw_head.split(CRLF):
             text = raw.decode("utf-8", "surrogateescape")
             if text[:1] in (" ", "\t") and last:
                 headers[last] += " " + text.strip()

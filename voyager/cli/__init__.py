@@ -428,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
         from workers import prober
 
         return prober.main(argv[1:]) or 0
+    if argv[:2] == ["spots", "read"]:     # the spotter (`voyager spots read -h`)
+        from workers import spotter
+
+        return spotter.main(argv[2:]) or 0
     if argv[:1] == ["namer"]:
         from workers import namer
 
