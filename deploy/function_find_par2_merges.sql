@@ -55,6 +55,13 @@ WITH probed AS (
                                 AND k.facts -> 'par2' ->> 'set_id' IS NOT NULL     -- its index's rows
       JOIN voyager.probe_candidates pc ON pc.message_id = k.message_id AND pc.release_id IS NOT NULL
       JOIN voyager.releases r ON r.id = pc.release_id AND r.settled_at IS NOT NULL
+), heads AS MATERIALIZED (            -- holders of one upload (its index and volumes posted apart:
+                                      -- the same set, group and poster within 6 hours) under its biggest
+    SELECT DISTINCT ON (h.set_id, h.id) h.set_id, h.id, h.group_id, h.poster_id, h.posted_at, h.files, c.id AS head
+      FROM holders h
+      JOIN holders c ON c.set_id = h.set_id AND c.group_id = h.group_id AND c.poster_id = h.poster_id
+                    AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
+     ORDER BY h.set_id, h.id, c.files DESC, c.id
 ), listed AS MATERIALIZED (          -- the sets' files first: the common check reads only theirs
     SELECT f.set_id, f.md5_16k, f.size FROM sets x JOIN voyager.par2_files f ON f.set_id = x.set_id
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside
@@ -63,32 +70,23 @@ WITH probed AS (
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
      WHERE NOT voyager.common_start(f.md5_16k, f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
-    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.id AS holder_id, r.id, r.files,
+    SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.head AS holder_id, r.id, r.files,
            n.poster_id = r.poster_id AS same_poster, abs(extract(epoch FROM n.posted_at - r.posted_at)) AS gap
       FROM described d
       JOIN voyager.releases r ON r.id = d.release_id AND r.settled_at IS NOT NULL
                                  AND r.merged_into IS NULL        -- merged already: nothing to propose
-      JOIN holders n ON n.set_id = d.set_id AND n.group_id = r.group_id
-                    AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
-     WHERE NOT EXISTS (SELECT FROM holders o WHERE o.set_id = d.set_id AND o.id = r.id)
+      JOIN heads n ON n.set_id = d.set_id AND n.group_id = r.group_id
+                  AND r.posted_at BETWEEN n.posted_at - interval '48 hours' AND n.posted_at + interval '48 hours'
+     WHERE (d.set_id, r.id) NOT IN (SELECT o.set_id, o.id FROM holders o)   -- (hashed: one probe a row)
        AND NOT EXISTS (SELECT FROM voyager.file_hashes o          -- a probed file the set does not describe
                         WHERE o.release_id = r.id
                           AND NOT EXISTS (SELECT FROM voyager.par2_files g
                                            WHERE g.md5_16k = o.md5_16k AND g.size = o.size AND g.set_id = d.set_id))
      ORDER BY d.set_id, r.id, n.poster_id = r.poster_id DESC, abs(extract(epoch FROM n.posted_at - r.posted_at)), n.id
-), heads AS (                         -- holders of one upload (its index and volumes posted apart:
-                                      -- the same set, group and poster within 6 hours) under its biggest
-    SELECT DISTINCT ON (h.set_id, h.id) h.set_id, h.id, c.id AS head
-      FROM holders h
-      JOIN holders c ON c.set_id = h.set_id AND c.group_id = h.group_id AND c.poster_id = h.poster_id
-                    AND c.posted_at BETWEEN h.posted_at - interval '6 hours' AND h.posted_at + interval '6 hours'
-     ORDER BY h.set_id, h.id, c.files DESC, c.id
-), uploads AS (                       -- an upload's holders and the releases matched to them
-    SELECT m.set_id, hd.head AS holder_id, m.id, m.files, m.same_poster, m.gap
-      FROM matched m JOIN heads hd ON hd.set_id = m.set_id AND hd.id = m.holder_id
+), uploads AS (                       -- an upload's holders and the releases matched to them (at its head)
+    SELECT m.set_id, m.holder_id, m.id, m.files, m.same_poster, m.gap FROM matched m
     UNION
-    SELECT hd.set_id, hd.head, n.id, n.files, true, 0
-      FROM heads hd JOIN holders n ON n.set_id = hd.set_id AND n.id = hd.id
+    SELECT hd.set_id, hd.head, hd.id, hd.files, true, 0 FROM heads hd
 ), ranked AS (
     SELECT u.*, first_value(u.id) OVER w AS survivor, first_value(u.files) OVER w AS survivor_files
       FROM uploads u
