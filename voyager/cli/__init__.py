@@ -85,7 +85,7 @@ def cmd_tick(args, cfg: Config) -> int:
     """The periodic jobs of voyager.jobs (the tail planner, settling, partitions)."""
     from .. import tick
 
-    return tick.main(args, cfg.dsn)
+    return tick.main(args, args.dsn or cfg.dsn)
 
 
 DEMO = dict(seed=1, groups=6, lines=2_500_000, days=3, range_articles=500_000, chunk_articles=50_000)
@@ -362,6 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     tk.add_argument("--interval", type=float, default=5.0,
                     help="seconds between looks for due jobs at most (default 5)")
     tk.add_argument("--node", help="the name recorded as the jobs' last runner (default HOST/tick)")
+    tk.add_argument("--dsn", help="the database (default VOYAGER_DSN, else the local cluster): another host's "
+                    "tick needs only this, through pgbouncer")
     tk.add_argument("-v", "--verbose", action="store_true")
     tk.set_defaults(func=cmd_tick)
 
