@@ -332,6 +332,13 @@ def cmd_rules(args, cfg: Config) -> int:
     return rules.main(args.args, cfg.dsn) or 0
 
 
+def cmd_deploy(args, cfg: Config) -> int:
+    """Other hosts: `voyager deploy units --out DIR` renders the systemd units (`voyager deploy units -h`)."""
+    from . import deploy
+
+    return deploy.main(args.args) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
@@ -414,6 +421,11 @@ def build_parser() -> argparse.ArgumentParser:
                         add_help=False)
     ru.add_argument("args", nargs=argparse.REMAINDER)
     ru.set_defaults(func=cmd_rules)
+
+    dp = sub.add_parser("deploy", help="units: the systemd units of every role, rendered with this checkout's paths",
+                        add_help=False)
+    dp.add_argument("args", nargs=argparse.REMAINDER)
+    dp.set_defaults(func=cmd_deploy)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)
