@@ -10,9 +10,10 @@ root=$(pwd)
 # python3-zstandard: the server's own Python decodes release chunks (voyager_pl_ext.codec);
 # chromium: the web pages' browser test drives Debian's headless Chromium (no browser downloads);
 # par2, p7zip-full, zip, rar: the prober's readers are tested on files these real tools make
-# (rar is in Debian's non-free component, added below); nzbget: a real downloader takes the NZBs
+# (rar is in Debian's non-free component, added below); nzbget: a real downloader takes the NZBs;
+# systemd: systemd-analyze verifies the rendered units (`voyager deploy units`)
 APT_PACKAGES=(postgresql-15 postgresql-plpython3-15 sqitch libdbd-pg-perl pgbouncer python3-venv python3-zstandard chromium
-              par2 p7zip-full zip rar nzbget)
+              par2 p7zip-full zip rar nzbget systemd)
 # node and npm for the poster (Nyuu, below), from Debian only where the machine has no node
 command -v node >/dev/null || APT_PACKAGES+=(nodejs npm)
 

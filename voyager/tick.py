@@ -207,7 +207,9 @@ class Tick:
 
     def _connection(self) -> psycopg.Connection:
         if self.conn is None or self.conn.closed or self.conn.broken:
-            self.conn = psycopg.connect(self.dsn, autocommit=True, application_name=f"voyager tick {self.node}"[:63])
+            # no server-side prepared statements: the tick of another host goes through pgbouncer
+            self.conn = psycopg.connect(self.dsn, autocommit=True, prepare_threshold=None,
+                                        application_name=f"voyager tick {self.node}"[:63])
         return self.conn
 
     def close(self) -> None:

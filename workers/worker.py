@@ -1,6 +1,6 @@
 """`voyager worker`: group leases, the prefetcher and the window, through pgbouncer.
 
-    voyager worker [--threads N] [--tail-threads M] [--until-idle] [--node NAME] [--flush-at-end]
+    voyager worker [--threads N] [--tail-threads M] [--until-idle] [--node NAME] [--flush-at-end] [--dsn DSN]
 
 One process a lane slot: the Cython window holds the GIL for every line (its
 per-line Python objects), so threads would not run two windows at once;
@@ -321,10 +321,11 @@ class LaneWorker:
     flush_releases = 1000    # releases a flush batch holds: the store stores one while the window makes the next
     fail_ranges = True       # a refused batch or an unfetchable chunk fails the range (fail_group); else it is raised
 
-    def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None):
+    def __init__(self, lane: str, node: str, until_idle: bool, flush_at_end: bool, cfg: Config | None = None,
+                 dsn: str | None = None):
         self.lane, self.node, self.until_idle, self.flush_at_end = lane, node, until_idle, flush_at_end
         self.cfg = cfg or Config.from_env()
-        self.dsn = self.cfg.worker_dsn
+        self.dsn = dsn or self.cfg.worker_dsn
         self.stopping = False
         corpus = os.environ.get("VOYAGER_CORPUS")
         self.corpus_dir = Path(corpus) if corpus else None
@@ -800,6 +801,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit once no planned range is left and no lease of the lane is held elsewhere "
                         "(a tail group is given back when caught up)")
     p.add_argument("--node", default=None, help="this machine's name (default: the host name)")
+    p.add_argument("--dsn", help="the database, through pgbouncer (default VOYAGER_WORKER_DSN, else the pooled "
+                   "DSN): all another host needs, with the news server's settings")
     p.add_argument("--flush-at-end", action="store_true",
                    help="a group with no range left (with --until-idle for the tail lane) is the end of "
                         "its data: finish what is open as settled (as `voyager replay --into-db` does; a "
@@ -814,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
     start_logging(args.verbose)
     node = args.node or os.uname().nodename
     if args.lane:
-        w = LaneWorker(args.lane, node, args.until_idle, args.flush_at_end)
+        w = LaneWorker(args.lane, node, args.until_idle, args.flush_at_end, dsn=args.dsn)
         signal.signal(signal.SIGTERM, w.request_stop)
         signal.signal(signal.SIGINT, w.request_stop)
         stats = w.run()
@@ -827,6 +830,8 @@ def main(argv: list[str] | None = None) -> int:
     base = [sys.executable, "-m", "workers.worker"] + (["--until-idle"] if args.until_idle else []) \
         + (["--flush-at-end"] if args.flush_at_end else []) + (["-v"] if args.verbose else [])
     env = dict(os.environ)
+    if args.dsn:                # to the lane processes by the environment: not in their command lines
+        env["VOYAGER_WORKER_DSN"] = args.dsn
     if not env.get("VOYAGER_NNTP_WANT"):
         limit = NntpConfig.from_env().connections
         env["VOYAGER_NNTP_WANT"] = str(max(1, -(-limit // len(slots))))

@@ -85,7 +85,7 @@ def cmd_tick(args, cfg: Config) -> int:
     """The periodic jobs of voyager.jobs (the tail planner, settling, partitions)."""
     from .. import tick
 
-    return tick.main(args, cfg.dsn)
+    return tick.main(args, args.dsn or cfg.dsn)
 
 
 DEMO = dict(seed=1, groups=6, lines=2_500_000, days=3, range_articles=500_000, chunk_articles=50_000)
@@ -332,6 +332,13 @@ def cmd_rules(args, cfg: Config) -> int:
     return rules.main(args.args, cfg.dsn) or 0
 
 
+def cmd_deploy(args, cfg: Config) -> int:
+    """Other hosts: `voyager deploy units --out DIR` renders the systemd units (`voyager deploy units -h`)."""
+    from . import deploy
+
+    return deploy.main(args.args) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
@@ -362,6 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     tk.add_argument("--interval", type=float, default=5.0,
                     help="seconds between looks for due jobs at most (default 5)")
     tk.add_argument("--node", help="the name recorded as the jobs' last runner (default HOST/tick)")
+    tk.add_argument("--dsn", help="the database (default VOYAGER_DSN, else the local cluster): another host's "
+                    "tick needs only this, through pgbouncer")
     tk.add_argument("-v", "--verbose", action="store_true")
     tk.set_defaults(func=cmd_tick)
 
@@ -412,6 +421,11 @@ def build_parser() -> argparse.ArgumentParser:
                         add_help=False)
     ru.add_argument("args", nargs=argparse.REMAINDER)
     ru.set_defaults(func=cmd_rules)
+
+    dp = sub.add_parser("deploy", help="units: the systemd units of every role, rendered with this checkout's paths",
+                        add_help=False)
+    dp.add_argument("args", nargs=argparse.REMAINDER)
+    dp.set_defaults(func=cmd_deploy)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)
