@@ -126,17 +126,54 @@ CREATE TYPE voyager.sample_in AS (
 
 
 --
+-- Name: add_release_password(bigint, text, text); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.add_release_password(p_release_id bigint, p_password text, p_source text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_root bigint;
+    v_done boolean;
+BEGIN
+    IF p_source IS NULL OR p_source NOT IN ('nzb', 'subject', 'spot-title', 'spot-text') THEN
+        RAISE EXCEPTION 'a password''s source is nzb, subject, spot-title or spot-text, not %', coalesce(p_source, 'null')
+            USING ERRCODE = '22023';
+    END IF;
+    IF coalesce(btrim(p_password), '') = '' THEN
+        RAISE EXCEPTION 'a password is not empty' USING ERRCODE = '22023';
+    END IF;
+    SELECT coalesce(r.merged_into, r.id) INTO v_root FROM voyager.releases r WHERE r.id = p_release_id;
+    IF v_root IS NULL THEN
+        RETURN false;
+    END IF;
+    INSERT INTO voyager.release_passwords AS pw (release_id, status, password, source)
+    VALUES (v_root, 1, p_password, p_source)
+        ON CONFLICT (release_id) DO UPDATE SET status = 1, password = excluded.password, source = excluded.source
+     WHERE pw.password IS NULL;
+    v_done := FOUND;
+    UPDATE voyager.release_own_totals o
+       SET password_status = 1, password = p_password, password_source = p_source
+     WHERE o.release_id = v_root AND o.password IS NULL AND v_done;
+    RETURN v_done;
+END $$;
+
+
+--
 -- Name: add_rule_set(jsonb, text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
 CREATE FUNCTION voyager.add_rule_set(p_rules jsonb, p_note text DEFAULT ''::text) RETURNS integer
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_known jsonb := (SELECT rs.rules FROM voyager.rule_sets rs WHERE rs.version = 1);
     v_key   text;
     v_value jsonb;
     v_item  jsonb;
+    v_known_judge jsonb;
+    v_judge jsonb;
+    v_current jsonb := (voyager.rule_set()).rules;
     v       integer;
 BEGIN
     IF p_rules IS NULL OR jsonb_typeof(p_rules) <> 'object' THEN
@@ -175,11 +212,62 @@ BEGIN
             END LOOP;
         END IF;
     END LOOP;
+    IF p_rules ? 'judge' THEN
+        v_known_judge := v_known -> 'judge';
+        FOR v_key, v_value IN SELECT * FROM jsonb_each(p_rules -> 'judge') LOOP
+            IF NOT v_known_judge ? v_key THEN
+                RAISE EXCEPTION 'rule set: unknown judge key "%"', v_key
+                    USING ERRCODE = '22023', HINT = 'The judge knows: ' || (SELECT string_agg(k, ', ' ORDER BY k)
+                                                                             FROM jsonb_object_keys(v_known_judge) k);
+            END IF;
+            IF jsonb_typeof(v_value) <> jsonb_typeof(v_known_judge -> v_key) THEN
+                RAISE EXCEPTION 'rule set: judge "%" must be a JSON %, not %', v_key, jsonb_typeof(v_known_judge -> v_key),
+                    jsonb_typeof(v_value) USING ERRCODE = '22023';
+            END IF;
+            IF jsonb_typeof(v_value) = 'number' AND (v_value::numeric <> trunc(v_value::numeric)
+                    OR v_value::numeric < CASE v_key WHEN 'repeat_releases' THEN 2 ELSE 0 END
+                    OR (v_key = 'version' AND v_value::numeric <> 1)) THEN
+                RAISE EXCEPTION 'rule set: judge "%" must be %', v_key,
+                    CASE v_key WHEN 'repeat_releases' THEN 'a whole number >= 2' WHEN 'version' THEN '1'
+                               ELSE 'a whole number >= 0' END USING ERRCODE = '22023';
+            END IF;
+            IF v_key = 'enabled' AND EXISTS (SELECT FROM jsonb_array_elements(v_value) e
+                                              WHERE jsonb_typeof(e) <> 'string'
+                                                 OR e #>> '{}' NOT IN ('dead', 'fake', 'repeated', 'locked', 'unusable')) THEN
+                RAISE EXCEPTION 'rule set: judge "enabled" lists rules of dead, fake, repeated, locked, unusable, not %', v_value
+                    USING ERRCODE = '22023';
+            END IF;
+            IF v_key = 'program_extensions' AND EXISTS (SELECT FROM jsonb_array_elements(v_value) e
+                                                         WHERE jsonb_typeof(e) <> 'string' OR e #>> '{}' !~ '^[a-z0-9]+$') THEN
+                RAISE EXCEPTION 'rule set: judge "program_extensions" is a list of lower-case extensions without the dot, not %',
+                    v_value USING ERRCODE = '22023';
+            END IF;
+            IF v_key = 'media_name' THEN
+                BEGIN
+                    PERFORM '' ~* (v_value #>> '{}');
+                EXCEPTION WHEN invalid_regular_expression THEN
+                    RAISE EXCEPTION 'rule set: judge "media_name" is not a regular expression: %', SQLERRM
+                        USING ERRCODE = '22023';
+                END;
+            END IF;
+        END LOOP;
+        -- the judge keys not given are the current section's
+        v_judge := coalesce(v_current -> 'judge', v_known_judge) || (p_rules -> 'judge');
+        p_rules := jsonb_set(p_rules, '{judge}', v_judge);
+    END IF;
     INSERT INTO voyager.rule_sets (rules, note)
-    VALUES ((voyager.rule_set()).rules || p_rules, coalesce(p_note, ''))
+    VALUES (v_current || p_rules, coalesce(p_note, ''))
     RETURNING version INTO v;
+    IF (v_current -> 'judge') IS DISTINCT FROM ((voyager.rule_set(v)).rules -> 'judge') THEN
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT j.release_id FROM voyager.release_judgements j
+         WHERE j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')
+         ORDER BY 1
+            ON CONFLICT (release_id) DO NOTHING;
+        UPDATE voyager.jobs j SET place = NULL, place_id = NULL, next_run_at = now() WHERE j.name = 'judge_daily';
+    END IF;
     RETURN v;
-END $$;
+END $_$;
 
 
 --
@@ -1766,6 +1854,383 @@ CREATE FUNCTION voyager.is_group_set(p_groups text[]) RETURNS boolean
     SELECT cardinality(p_groups) > 0
        AND p_groups = ARRAY(SELECT DISTINCT g COLLATE "C" FROM unnest(p_groups) g ORDER BY 1)
 $$;
+
+
+--
+-- Name: judge_daily(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_daily() RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_until timestamptz := clock_timestamp() + make_interval(secs => voyager.setting_int('judge_daily_run_seconds'));
+    v_batch integer := voyager.setting_int('judge_daily_batch');
+    v_place timestamptz;
+    v_at bigint;
+    v_ids bigint[];
+    v_one jsonb;
+    v_done boolean := false;
+    v_batches integer := 0;
+    v_judged bigint := 0;
+    v_hidden bigint := 0;
+    v_changed bigint := 0;
+    v_taken bigint := 0;
+BEGIN
+    SELECT j.place, j.place_id INTO v_place, v_at FROM voyager.jobs j WHERE j.name = 'judge_daily';
+    IF v_place IS NULL THEN
+        v_place := now();
+        v_at := 0;
+    END IF;
+    LOOP
+        SELECT coalesce(array_agg(r.id ORDER BY r.id), '{}') INTO v_ids
+          FROM (SELECT r.id FROM voyager.releases r WHERE r.id > v_at AND r.merged_into IS NULL
+                 ORDER BY r.id LIMIT v_batch) r;
+        IF cardinality(v_ids) = 0 THEN
+            v_done := true;
+            EXIT;
+        END IF;
+        v_one := voyager.judge_releases(v_ids, now());
+        v_at := v_ids[cardinality(v_ids)];
+        v_batches := v_batches + 1;
+        v_judged := v_judged + (v_one ->> 'judged')::bigint;
+        v_hidden := v_hidden + (v_one ->> 'hidden')::bigint;
+        v_changed := v_changed + (v_one ->> 'changed')::bigint;
+        v_taken := v_taken + (v_one ->> 'taken_back')::bigint;
+        IF cardinality(v_ids) < v_batch THEN
+            v_done := true;
+            EXIT;
+        END IF;
+        EXIT WHEN clock_timestamp() >= v_until;
+    END LOOP;
+    UPDATE voyager.jobs j
+       SET place = CASE WHEN v_done THEN NULL ELSE v_place END,
+           place_id = CASE WHEN v_done THEN NULL ELSE v_at END,
+           next_run_at = CASE WHEN v_done THEN j.next_run_at ELSE now() END
+     WHERE j.name = 'judge_daily';
+    RETURN jsonb_build_object('batches', v_batches, 'judged', v_judged, 'hidden', v_hidden, 'changed', v_changed,
+                              'taken_back', v_taken, 'pass_began', v_place, 'at_id', v_at, 'done', v_done);
+END $$;
+
+
+--
+-- Name: judge_dirty(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_dirty() RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_until timestamptz := clock_timestamp() + make_interval(secs => voyager.setting_int('judge_run_seconds'));
+    v_batch integer := voyager.setting_int('judge_batch');
+    v_marks bigint[];
+    v_one jsonb;
+    v_batches integer := 0;
+    v_judged bigint := 0;
+    v_hidden bigint := 0;
+    v_changed bigint := 0;
+    v_taken bigint := 0;
+BEGIN
+    LOOP
+        SELECT coalesce(array_agg(q.release_id), '{}') INTO v_marks
+          FROM (SELECT q.release_id FROM voyager.judge_queue q ORDER BY q.release_id
+                 LIMIT v_batch FOR UPDATE SKIP LOCKED) q;
+        EXIT WHEN cardinality(v_marks) = 0;
+        v_one := voyager.judge_releases(v_marks, now());
+        DELETE FROM voyager.judge_queue q WHERE q.release_id = ANY (v_marks);
+        v_batches := v_batches + 1;
+        v_judged := v_judged + (v_one ->> 'judged')::bigint;
+        v_hidden := v_hidden + (v_one ->> 'hidden')::bigint;
+        v_changed := v_changed + (v_one ->> 'changed')::bigint;
+        v_taken := v_taken + (v_one ->> 'taken_back')::bigint;
+        EXIT WHEN cardinality(v_marks) < v_batch OR clock_timestamp() >= v_until;
+    END LOOP;
+    RETURN jsonb_build_object('batches', v_batches, 'judged', v_judged, 'hidden', v_hidden, 'changed', v_changed,
+                              'taken_back', v_taken,
+                              'left', (SELECT count(*) FROM voyager.judge_queue));
+END $$;
+
+
+--
+-- Name: judge_mark_file_hashes(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_file_hashes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_bar integer := coalesce((((voyager.rule_set()).rules -> 'judge') ->> 'repeat_releases')::integer, 20);
+BEGIN
+    INSERT INTO voyager.judge_queue (release_id)
+    SELECT x.release_id FROM (
+        SELECT n.release_id FROM new_rows n WHERE n.release_id IS NOT NULL
+        UNION
+        SELECT h.release_id
+          FROM (SELECT n.md5_16k, n.size, count(*) AS fresh FROM new_rows n WHERE n.release_id IS NOT NULL
+                 GROUP BY n.md5_16k, n.size) s
+          JOIN voyager.file_hashes h ON h.md5_16k = s.md5_16k AND h.size = s.size AND h.release_id IS NOT NULL
+         WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                                       WHERE c.md5_16k = s.md5_16k AND c.size = s.size AND c.release_id IS NOT NULL
+                                       LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1) x
+     ORDER BY 1
+        ON CONFLICT (release_id) DO NOTHING;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_merges(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_merges() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT x FROM old_rows o CROSS JOIN LATERAL (VALUES (o.merged_id), (o.survivor_id)) v(x)
+         GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING;
+    ELSE
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT x FROM new_rows n CROSS JOIN LATERAL (VALUES (n.merged_id), (n.survivor_id)) v(x)
+         GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_passwords(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_passwords() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT DISTINCT o.release_id FROM old_rows o ORDER BY 1 ON CONFLICT (release_id) DO NOTHING;
+    ELSE
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT DISTINCT n.release_id FROM new_rows n ORDER BY 1 ON CONFLICT (release_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_probe_cache(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_probe_cache() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO voyager.judge_queue (release_id)
+    SELECT DISTINCT pc.release_id
+      FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id
+     WHERE pc.release_id IS NOT NULL
+     ORDER BY 1
+        ON CONFLICT (release_id) DO NOTHING;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_probe_candidates(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_probe_candidates() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO voyager.judge_queue (release_id)
+    SELECT DISTINCT n.release_id FROM new_rows n
+     WHERE n.release_id IS NOT NULL AND n.probed_at IS NOT NULL
+     ORDER BY 1
+        ON CONFLICT (release_id) DO NOTHING;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_releases(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_releases() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT n.id FROM new_rows n WHERE n.source BETWEEN 7 AND 10 ORDER BY 1
+            ON CONFLICT (release_id) DO NOTHING;
+    ELSE
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+         WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
+            OR n.merged_into IS DISTINCT FROM o.merged_into
+            OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)
+         ORDER BY 1
+            ON CONFLICT (release_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_mark_texts(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_texts() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT DISTINCT o.release_id FROM old_rows o WHERE o.kind BETWEEN 2 AND 5 ORDER BY 1
+            ON CONFLICT (release_id) DO NOTHING;
+    ELSE
+        INSERT INTO voyager.judge_queue (release_id)
+        SELECT DISTINCT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5 ORDER BY 1
+            ON CONFLICT (release_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: judge_releases(bigint[], timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_releases(p_ids bigint[], p_now timestamp with time zone DEFAULT now()) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_version integer;
+    v_rules jsonb;
+    v_roots bigint[];
+    v_out jsonb;
+BEGIN
+    SELECT rs.version, coalesce(rs.rules -> 'judge', (SELECT o.rules -> 'judge' FROM voyager.rule_sets o WHERE o.version = 1))
+      INTO v_version, v_rules
+      FROM voyager.rule_set() rs;
+    SELECT coalesce(array_agg(DISTINCT coalesce(r.merged_into, r.id)), '{}') INTO v_roots
+      FROM voyager.releases r WHERE r.id = ANY (p_ids);
+    WITH v AS MATERIALIZED (
+        SELECT * FROM voyager.judge_verdicts(v_roots, v_rules, p_now)
+    ), put AS (
+        INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict, judged_at, rule_version, detail)
+        SELECT v.release_id, true, v.verdict, p_now, v_version, v.detail FROM v ORDER BY v.release_id
+            ON CONFLICT (release_id) DO UPDATE
+           SET hidden = true, verdict = excluded.verdict, judged_at = excluded.judged_at,
+               rule_version = excluded.rule_version, detail = excluded.detail
+         WHERE j.verdict <> 'merged'
+           AND (j.verdict, j.hidden, j.rule_version) IS DISTINCT FROM (excluded.verdict, true, excluded.rule_version)
+        RETURNING 1
+    ), gone AS (
+        DELETE FROM voyager.release_judgements j
+         WHERE j.release_id = ANY (v_roots) AND j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')
+           AND NOT EXISTS (SELECT FROM v WHERE v.release_id = j.release_id)
+        RETURNING 1
+    )
+    SELECT jsonb_build_object('judged', cardinality(v_roots), 'hidden', (SELECT count(*) FROM v),
+                              'changed', (SELECT count(*) FROM put), 'taken_back', (SELECT count(*) FROM gone))
+      INTO v_out;
+    RETURN v_out;
+END $$;
+
+
+--
+-- Name: judge_verdicts(bigint[], jsonb, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_verdicts(p_ids bigint[], p_rules jsonb, p_now timestamp with time zone) RETURNS TABLE(release_id bigint, verdict text, detail jsonb)
+    LANGUAGE sql STABLE
+    AS $_$
+WITH rules AS MATERIALIZED (
+    SELECT coalesce(p_rules -> 'enabled', '[]') AS enabled,
+           coalesce((p_rules ->> 'repeat_releases')::integer, 20) AS repeats,
+           make_interval(hours => coalesce((p_rules ->> 'unusable_after_hours')::integer, 24)) AS after,
+           p_rules ->> 'media_name' AS media_name,
+           -- the extensions as one regex over a lower-case name: \.(exe|com|...)$
+           '\.(' || (SELECT string_agg(regexp_replace(lower(x), '[^a-z0-9]', '', 'g'), '|')
+                       FROM jsonb_array_elements_text(coalesce(p_rules -> 'program_extensions', '[]')) x) || ')$'
+               AS programs
+), rel AS MATERIALIZED (
+    SELECT r.id, r.readable, r.settled_at FROM voyager.releases r
+     WHERE r.id = ANY (p_ids) AND r.merged_into IS NULL
+), grp AS MATERIALIZED (                       -- each release judged, with itself and its members
+    SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
+    UNION ALL
+    SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)
+), probes AS MATERIALIZED (                    -- the probed articles and what they showed
+    SELECT g.root, pc.kind, c.status, c.facts
+      FROM grp g
+      JOIN voyager.probe_candidates pc ON pc.release_id = g.member AND pc.probed_at IS NOT NULL
+      JOIN voyager.probe_cache c ON c.message_id = pc.message_id
+), dead AS (
+    SELECT p.root, 1 AS ord, 'dead' AS verdict, jsonb_build_object('gone', count(*)) AS detail
+      FROM probes p, rules
+     WHERE p.kind <> '7z-tail' AND rules.enabled ? 'dead'
+     GROUP BY p.root HAVING bool_and(p.status = 1)
+), named AS MATERIALIZED (
+    SELECT DISTINCT g.root FROM grp g, rules WHERE rules.enabled ? 'fake' AND g.name ~* rules.media_name
+), items AS (                                  -- a named release's content: entries and files read
+    SELECT p.root, e ->> 'name' AS item, coalesce(lower(e ->> 'name') ~ rules.programs, false) AS program
+      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
+     CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.facts #> '{archive,entries}') = 'array'
+                                                  THEN p.facts #> '{archive,entries}' ELSE '[]' END) e
+     WHERE p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
+    UNION ALL
+    SELECT p.root, coalesce(p.facts #>> '{yenc,name}', p.kind),
+           coalesce(lower(p.facts #>> '{yenc,name}') ~ rules.programs, false)
+           OR p.facts #>> '{media,executable}' IS NOT NULL
+      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
+     WHERE p.status = 0 AND p.kind IN ('lone', 'media')
+), fake AS (
+    SELECT i.root, 2 AS ord, 'fake' AS verdict,
+           jsonb_build_object('programs', to_jsonb((array_agg(DISTINCT i.item ORDER BY i.item))[1:5])) AS detail
+      FROM items i GROUP BY i.root HAVING bool_and(i.program)
+), hashes AS MATERIALIZED (
+    SELECT g.root, h.md5_16k, h.size
+      FROM grp g JOIN voyager.file_hashes h ON h.release_id = g.member, rules
+     WHERE rules.enabled ? 'repeated'
+), holders AS MATERIALIZED (                   -- distinct holders, counted only where the rows reach the bar
+    SELECT u.md5_16k, u.size,
+           CASE WHEN (SELECT count(*) FROM (SELECT FROM voyager.file_hashes x
+                                             WHERE x.md5_16k = u.md5_16k AND x.size = u.size
+                                               AND x.release_id IS NOT NULL LIMIT rules.repeats) y) >= rules.repeats
+                THEN (SELECT count(DISTINCT x.release_id) FROM voyager.file_hashes x
+                       WHERE x.md5_16k = u.md5_16k AND x.size = u.size)
+                ELSE 0 END AS holders
+      FROM (SELECT DISTINCT h.md5_16k, h.size FROM hashes h) u, rules
+), repeated AS (
+    SELECT h.root, 3 AS ord, 'repeated' AS verdict,
+           jsonb_build_object('starts', count(*), 'holders', min(o.holders)) AS detail
+      FROM hashes h JOIN holders o ON o.md5_16k = h.md5_16k AND o.size = h.size, rules
+     GROUP BY h.root, rules.repeats HAVING bool_and(o.holders >= rules.repeats)
+), locked AS (
+    SELECT g.root, 4 AS ord, 'locked' AS verdict, jsonb_build_object('source', min(pw.source)) AS detail
+      FROM grp g JOIN voyager.release_passwords pw ON pw.release_id = g.member, rules
+     WHERE rules.enabled ? 'locked'
+     GROUP BY g.root HAVING bool_or(pw.status = 1) AND bool_and(pw.password IS NULL)
+), unusable AS (
+    SELECT x.id AS root, 5 AS ord, 'unusable' AS verdict, jsonb_build_object('settled_at', x.settled_at) AS detail
+      FROM rel x, rules
+     WHERE rules.enabled ? 'unusable' AND x.settled_at <= p_now - rules.after
+       AND NOT EXISTS (SELECT FROM grp g WHERE g.root = x.id AND g.readable)
+       AND NOT EXISTS (SELECT FROM grp g JOIN voyager.release_texts t ON t.release_id = g.member
+                        WHERE g.root = x.id AND t.kind BETWEEN 2 AND 5)
+       AND NOT EXISTS (SELECT FROM voyager.release_merges rm
+                        WHERE rm.survivor_id = x.id AND rm.via IN ('par2', 'inner'))
+       -- issue 18: AND NOT EXISTS (a spot that names it)
+)
+SELECT DISTINCT ON (v.root) v.root, v.verdict, v.detail
+  FROM (SELECT * FROM dead UNION ALL SELECT * FROM fake UNION ALL SELECT * FROM repeated
+        UNION ALL SELECT * FROM locked UNION ALL SELECT * FROM unusable) v
+ ORDER BY v.root, v.ord
+$_$;
 
 
 --
@@ -5720,12 +6185,23 @@ CREATE TABLE voyager.jobs (
     expires_at timestamp with time zone,
     description text NOT NULL,
     place timestamp with time zone,
+    place_id bigint,
     CONSTRAINT jobs_claim_check CHECK (((claim IS NULL) = (expires_at IS NULL))),
     CONSTRAINT jobs_function_check CHECK ((function ~ '^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['sql'::text, 'python'::text]))),
     CONSTRAINT jobs_name_check CHECK ((name ~ '^[a-z][a-z0-9_]*$'::text)),
     CONSTRAINT jobs_sql_function_check CHECK (((kind = 'sql'::text) = (function IS NOT NULL))),
     CONSTRAINT jobs_timeout_check CHECK ((timeout > '00:00:00'::interval))
+);
+
+
+--
+-- Name: judge_queue; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.judge_queue (
+    release_id bigint NOT NULL,
+    marked_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 
@@ -6070,7 +6546,9 @@ CREATE TABLE voyager.release_judgements (
     release_id bigint NOT NULL,
     hidden boolean NOT NULL,
     verdict text NOT NULL,
-    judged_at timestamp with time zone DEFAULT now() NOT NULL
+    judged_at timestamp with time zone DEFAULT now() NOT NULL,
+    rule_version integer,
+    detail jsonb
 );
 
 
@@ -6648,6 +7126,40 @@ CREATE VIEW voyager.status_jobs AS
 
 
 --
+-- Name: status_judge; Type: VIEW; Schema: voyager; Owner: -
+--
+
+CREATE VIEW voyager.status_judge AS
+ SELECT v.verdict,
+    COALESCE(c.releases, (0)::bigint) AS releases,
+    c.last_judged_at,
+    q.backlog,
+    q.oldest_mark,
+    GREATEST(date_trunc('second'::text, (now() - q.oldest_mark)), '00:00:00'::interval) AS waiting,
+    jd.last_run_at AS judge_last_run_at,
+    jd.last_result AS judge_last_result,
+    jd.last_error AS judge_last_error,
+    dl.last_run_at AS daily_last_run_at,
+    dl.place AS daily_pass_began,
+    dl.place_id AS daily_at_id,
+    dl.last_result AS daily_last_result,
+    dl.last_error AS daily_last_error
+   FROM ((((unnest(ARRAY['dead'::text, 'fake'::text, 'repeated'::text, 'locked'::text, 'unusable'::text]) WITH ORDINALITY v(verdict, ord)
+     LEFT JOIN ( SELECT j.verdict,
+            count(*) AS releases,
+            max(j.judged_at) AS last_judged_at
+           FROM voyager.release_judgements j
+          WHERE (j.verdict <> 'merged'::text)
+          GROUP BY j.verdict) c ON ((c.verdict = v.verdict)))
+     CROSS JOIN ( SELECT count(*) AS backlog,
+            min(x.marked_at) AS oldest_mark
+           FROM voyager.judge_queue x) q)
+     LEFT JOIN voyager.jobs jd ON ((jd.name = 'judge'::text)))
+     LEFT JOIN voyager.jobs dl ON ((dl.name = 'judge_daily'::text)))
+  ORDER BY v.ord;
+
+
+--
 -- Name: status_leases; Type: VIEW; Schema: voyager; Owner: -
 --
 
@@ -7111,6 +7623,14 @@ ALTER TABLE ONLY voyager.groups
 
 ALTER TABLE ONLY voyager.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: judge_queue judge_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.judge_queue
+    ADD CONSTRAINT judge_queue_pkey PRIMARY KEY (release_id);
 
 
 --
@@ -7784,6 +8304,20 @@ CREATE OR REPLACE VIEW voyager.status_groups AS
 
 
 --
+-- Name: file_hashes file_hashes_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER file_hashes_judge_insert AFTER INSERT ON voyager.file_hashes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_file_hashes();
+
+
+--
+-- Name: file_hashes file_hashes_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER file_hashes_judge_update AFTER UPDATE ON voyager.file_hashes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_file_hashes();
+
+
+--
 -- Name: pending_releases pending_probe_candidates_insert; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
@@ -7795,6 +8329,34 @@ CREATE TRIGGER pending_probe_candidates_insert AFTER INSERT ON voyager.pending_r
 --
 
 CREATE TRIGGER pending_probe_candidates_update AFTER UPDATE ON voyager.pending_releases REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION voyager.pending_probe_candidates();
+
+
+--
+-- Name: probe_cache probe_cache_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER probe_cache_judge_insert AFTER INSERT ON voyager.probe_cache REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_probe_cache();
+
+
+--
+-- Name: probe_cache probe_cache_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER probe_cache_judge_update AFTER UPDATE ON voyager.probe_cache REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_probe_cache();
+
+
+--
+-- Name: probe_candidates probe_candidates_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER probe_candidates_judge_insert AFTER INSERT ON voyager.probe_candidates REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_probe_candidates();
+
+
+--
+-- Name: probe_candidates probe_candidates_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER probe_candidates_judge_update AFTER UPDATE ON voyager.probe_candidates REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_probe_candidates();
 
 
 --
@@ -7840,6 +8402,27 @@ CREATE TRIGGER release_media_ids_catalog_change AFTER INSERT OR DELETE OR UPDATE
 
 
 --
+-- Name: release_merges release_merges_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_merges_judge_delete AFTER DELETE ON voyager.release_merges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+
+
+--
+-- Name: release_merges release_merges_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_merges_judge_insert AFTER INSERT ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+
+
+--
+-- Name: release_merges release_merges_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_merges_judge_update AFTER UPDATE ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+
+
+--
 -- Name: release_passwords release_passwords_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
@@ -7847,10 +8430,45 @@ CREATE TRIGGER release_passwords_catalog_change AFTER INSERT OR DELETE OR UPDATE
 
 
 --
+-- Name: release_passwords release_passwords_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_passwords_judge_delete AFTER DELETE ON voyager.release_passwords REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+
+
+--
+-- Name: release_passwords release_passwords_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_passwords_judge_insert AFTER INSERT ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+
+
+--
+-- Name: release_passwords release_passwords_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_passwords_judge_update AFTER UPDATE ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+
+
+--
 -- Name: release_texts release_texts_catalog_change; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
 CREATE TRIGGER release_texts_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.release_texts FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: release_texts release_texts_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_judge_delete AFTER DELETE ON voyager.release_texts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_texts();
+
+
+--
+-- Name: release_texts release_texts_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER release_texts_judge_insert AFTER INSERT ON voyager.release_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_texts();
 
 
 --
@@ -7907,6 +8525,20 @@ CREATE TRIGGER release_texts_search_counts_update AFTER UPDATE ON voyager.releas
 --
 
 CREATE TRIGGER releases_catalog_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON voyager.releases FOR EACH STATEMENT EXECUTE FUNCTION voyager.note_catalog_change();
+
+
+--
+-- Name: releases releases_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_judge_insert AFTER INSERT ON voyager.releases REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_releases();
+
+
+--
+-- Name: releases releases_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER releases_judge_update AFTER UPDATE ON voyager.releases REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_releases();
 
 
 --
