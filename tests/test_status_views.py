@@ -247,7 +247,7 @@ def test_voyager_status_json_has_every_view(state, db_dsn, monkeypatch, capsys):
                                 "from_article": 1201, "to_article": 4500, "holder": None}
     assert [b["band"] for b in data["bands"]][0] == "tail"
     assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts", "sample_dates", "recategorize",
-                                             "prune_snapshots", "merges", "pending_ladder", "par2_lists"}
+                                             "prune_snapshots", "merges", "pending_ladder", "par2_lists", "judge", "judge_daily"}
     assert main(["status"]) == 0
     text = capsys.readouterr().out
     for title in ("Catalog", "The last hour", "Ranges by band", "Tail backlog", "Held groups", "Phase-2 backlogs",
