@@ -1,4 +1,4 @@
--- Deploy voyager:function_find_par2_merges to pg
+-- Deploy voyager:function_find_par2_merges to pg: the common starts checked in one statement
 BEGIN;
 -- The par2 merge: a par2 set describes its files by the MD5 of their first
 -- 16 KiB and their size, whatever they were renamed to, so the settled
@@ -18,7 +18,7 @@ BEGIN;
 -- late probe still finds its set) and those of the releases first seen in it
 -- (a pending release moved in after its probes); the rest are index lookups
 -- from those sets.
-CREATE FUNCTION voyager.find_par2_merges(p_from timestamptz, p_to timestamptz)
+CREATE OR REPLACE FUNCTION voyager.find_par2_merges(p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (survivor_id bigint, merged_id bigint, via text, set_id bytea)
 LANGUAGE sql STABLE AS $$
 WITH probed AS (
@@ -64,11 +64,15 @@ WITH probed AS (
      ORDER BY h.set_id, h.id, c.files DESC, c.id
 ), listed AS MATERIALIZED (          -- the sets' files first: the common check reads only theirs
     SELECT f.set_id, f.md5_16k, f.size FROM sets x JOIN voyager.par2_files f ON f.set_id = x.set_id
+), common AS MATERIALIZED (          -- of those, the common starts: one statement for all of them
+    SELECT c.md5_16k, c.size
+      FROM (SELECT array_agg(l.md5_16k) AS md5s, array_agg(l.size) AS sizes FROM listed l) a
+     CROSS JOIN LATERAL voyager.common_starts(a.md5s, a.sizes) c
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside
     SELECT DISTINCT f.set_id, h.release_id
       FROM listed f
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
-     WHERE NOT voyager.common_start(f.md5_16k, f.size)
+     WHERE NOT EXISTS (SELECT FROM common c WHERE c.md5_16k = f.md5_16k AND c.size = f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
     SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.head AS holder_id, r.id, r.files,
            n.poster_id = r.poster_id AS same_poster, abs(extract(epoch FROM n.posted_at - r.posted_at)) AS gap

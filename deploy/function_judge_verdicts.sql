@@ -1,4 +1,4 @@
--- Deploy voyager:function_judge_verdicts to pg
+-- Deploy voyager:function_judge_verdicts to pg: planned for its batch, unusable reads a readable inner name
 BEGIN;
 -- The junk judge's rules over a set of releases, read by release (never a
 -- table whole): each release of p_ids that stands on its own (merged_into
@@ -24,14 +24,23 @@ BEGIN;
 --   locked    passworded (release_passwords status 1) and no password known
 --             from any source (nzb, subject, nfo, spot-title, spot-text).
 --   unusable  no readable name (releases.readable, its own nor a member's), no
---             inner name (texts of kinds 2-5), no par2 or inner-name merge
---             into it, and settled unusable_after_hours before p_now.
---             (Issue 18's spots: a release a spot names is not unusable; its
---             link joins here.)
+--             inner name (texts of kinds 2-5 whose stem random_stem does not
+--             call random: an archive entry that is another token names
+--             nothing), no par2 or inner-name merge
+--             into it, no spot linked to it or a member (spot_matches), and
+--             settled unusable_after_hours before p_now.
 -- Pure (STABLE): no writes, so the dry run and judge_releases share it.
-CREATE FUNCTION voyager.judge_verdicts(p_ids bigint[], p_rules jsonb, p_now timestamptz)
+CREATE OR REPLACE FUNCTION voyager.judge_verdicts(p_ids bigint[], p_rules jsonb, p_now timestamptz)
 RETURNS TABLE (release_id bigint, verdict text, detail jsonb)
-LANGUAGE sql STABLE AS $$
+LANGUAGE plpgsql STABLE
+-- planned for the ids given (a batch's size, not a guess of ten rows): its
+-- joins hashed, never a loop over one CTE for each row of another; and its
+-- rows read by release through the indexes (a batch's rows are in memory),
+-- not the fact tables hashed whole
+SET plan_cache_mode = force_custom_plan SET random_page_cost = 1.1 AS $$
+#variable_conflict use_column
+BEGIN
+RETURN QUERY
 WITH rules AS MATERIALIZED (
     SELECT coalesce(p_rules -> 'enabled', '[]') AS enabled,
            coalesce((p_rules ->> 'repeat_releases')::integer, 20) AS repeats,
@@ -45,11 +54,16 @@ WITH rules AS MATERIALIZED (
     SELECT r.id, r.readable, r.settled_at FROM voyager.releases r
      WHERE r.id = ANY (p_ids) AND r.merged_into IS NULL
 ), grp AS MATERIALIZED (                       -- each release judged, with itself and its members
-    SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
-    UNION ALL
-    SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)
+    -- named: a film, episode or music name on the release or a member (the
+    -- fake rule's), carried on each row rather than joined back by root
+    SELECT u.*, bool_or(rules.enabled ? 'fake' AND u.name ~* rules.media_name) OVER (PARTITION BY u.root) AS named,
+           NOT bool_or(u.readable) OVER (PARTITION BY u.root) AS unread
+      FROM (SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
+            UNION ALL
+            SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)) u,
+           rules
 ), probes AS MATERIALIZED (                    -- the probed articles and what they showed
-    SELECT g.root, pc.kind, c.status, c.facts
+    SELECT g.root, pc.kind, c.status, c.facts, g.named
       FROM grp g
       JOIN voyager.probe_candidates pc ON pc.release_id = g.member AND pc.probed_at IS NOT NULL
       JOIN voyager.probe_cache c ON c.message_id = pc.message_id
@@ -58,20 +72,18 @@ WITH rules AS MATERIALIZED (
       FROM probes p, rules
      WHERE p.kind <> '7z-tail' AND rules.enabled ? 'dead'
      GROUP BY p.root HAVING bool_and(p.status = 1)
-), named AS MATERIALIZED (
-    SELECT DISTINCT g.root FROM grp g, rules WHERE rules.enabled ? 'fake' AND g.name ~* rules.media_name
 ), items AS (                                  -- a named release's content: entries and files read
     SELECT p.root, e ->> 'name' AS item, coalesce(lower(e ->> 'name') ~ rules.programs, false) AS program
-      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
+      FROM probes p CROSS JOIN rules
      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.facts #> '{archive,entries}') = 'array'
                                                   THEN p.facts #> '{archive,entries}' ELSE '[]' END) e
-     WHERE p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
+     WHERE p.named AND p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
     UNION ALL
     SELECT p.root, coalesce(p.facts #>> '{yenc,name}', p.kind),
            coalesce(lower(p.facts #>> '{yenc,name}') ~ rules.programs, false)
            OR p.facts #>> '{media,executable}' IS NOT NULL
-      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
-     WHERE p.status = 0 AND p.kind IN ('lone', 'media')
+      FROM probes p CROSS JOIN rules
+     WHERE p.named AND p.status = 0 AND p.kind IN ('lone', 'media')
 ), fake AS (
     SELECT i.root, 2 AS ord, 'fake' AS verdict,
            jsonb_build_object('programs', to_jsonb((array_agg(DISTINCT i.item ORDER BY i.item))[1:5])) AS detail
@@ -99,22 +111,25 @@ WITH rules AS MATERIALIZED (
       FROM grp g JOIN voyager.release_passwords pw ON pw.release_id = g.member, rules
      WHERE rules.enabled ? 'locked'
      GROUP BY g.root HAVING bool_or(pw.status = 1) AND bool_and(pw.password IS NULL)
+), unread AS MATERIALIZED (                   -- no readable name, its own nor a member's: the few
+    SELECT g.root, array_agg(g.member) AS members  -- whose texts are read, by their ids
+      FROM grp g, rules WHERE g.unread AND rules.enabled ? 'unusable' GROUP BY g.root
 ), unusable AS (
     SELECT x.id AS root, 5 AS ord, 'unusable' AS verdict, jsonb_build_object('settled_at', x.settled_at) AS detail
-      FROM rel x, rules
-     WHERE rules.enabled ? 'unusable' AND x.settled_at <= p_now - rules.after
-       AND NOT EXISTS (SELECT FROM grp g WHERE g.root = x.id AND g.readable)
-       AND NOT EXISTS (SELECT FROM grp g JOIN voyager.release_texts t ON t.release_id = g.member
-                        WHERE g.root = x.id AND t.kind BETWEEN 2 AND 5)
+      FROM rel x JOIN unread u ON u.root = x.id, rules
+     WHERE x.settled_at <= p_now - rules.after
+       AND NOT EXISTS (SELECT FROM voyager.release_texts t
+                        WHERE t.release_id = ANY (u.members) AND t.kind BETWEEN 2 AND 5
+                          AND NOT voyager.random_stem(voyager.file_stem(t.text)))
        AND NOT EXISTS (SELECT FROM voyager.release_merges rm
                         WHERE rm.survivor_id = x.id AND rm.via IN ('par2', 'inner'))
-       -- issue 18: AND NOT EXISTS (a spot that names it)
+       AND NOT EXISTS (SELECT FROM voyager.spot_matches sm WHERE sm.release_id = ANY (u.members))
 )
 SELECT DISTINCT ON (v.root) v.root, v.verdict, v.detail
   FROM (SELECT * FROM dead UNION ALL SELECT * FROM fake UNION ALL SELECT * FROM repeated
         UNION ALL SELECT * FROM locked UNION ALL SELECT * FROM unusable) v
- ORDER BY v.root, v.ord
-$$;
+ ORDER BY v.root, v.ord;
+END $$;
 COMMENT ON FUNCTION voyager.judge_verdicts(bigint[], jsonb, timestamptz) IS
     'The junk judge''s rules (a judge section) over releases with their members: the first matching verdict each (dead, fake, repeated, locked, unusable) and what matched';
 COMMIT;

@@ -383,6 +383,76 @@ $$;
 
 
 --
+-- Name: apply_spot_matches(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.apply_spot_matches(p_now timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_applied integer;
+BEGIN
+    UPDATE voyager.spot_matches m SET release_id = p.release_id
+      FROM voyager.pending_releases p
+     WHERE m.release_id IS NULL AND p.release_key = m.pending_key AND p.status = 1 AND p.release_id IS NOT NULL;
+
+    CREATE TEMP TABLE IF NOT EXISTS spot_links (spot_id text, release_id bigint, password text, source text,
+                                                newznab integer) ON COMMIT DROP;
+    TRUNCATE spot_links;
+    INSERT INTO spot_links
+    SELECT m.spot_id, coalesce(r.merged_into, r.id), nullif(btrim(s.facts #>> '{password,value}'), ''),
+           s.facts #>> '{password,source}', s.newznab
+      FROM voyager.spot_matches m
+      JOIN voyager.spots s ON s.message_id = m.spot_id AND s.disposed_at IS NULL
+      JOIN voyager.releases r ON r.id = m.release_id
+     WHERE m.applied_at IS NULL
+     ORDER BY m.spot_id
+       FOR UPDATE OF m;
+    GET DIAGNOSTICS v_applied = ROW_COUNT;
+    IF v_applied = 0 THEN
+        RETURN 0;
+    END IF;
+
+    -- what the release had, then the password
+    UPDATE voyager.spot_matches m SET prior_status = pw.status, prior_source = pw.source
+      FROM spot_links l LEFT JOIN voyager.release_passwords pw ON pw.release_id = l.release_id
+     WHERE m.spot_id = l.spot_id;
+    UPDATE voyager.spot_matches m
+       SET password_set = voyager.add_release_password(l.release_id, l.password,
+                              CASE WHEN l.source IN ('spot-title', 'spot-text') THEN l.source ELSE 'spot-text' END)
+      FROM spot_links l
+     WHERE m.spot_id = l.spot_id AND l.password IS NOT NULL;
+
+    -- the category: category_of's with the spot's (the spot's where the name and
+    -- inner name say nothing; release_categories's reading of the inner name)
+    WITH c AS (
+        SELECT l.spot_id, r.id, r.category AS prior,
+               voyager.category_of(r.name, gs.groups, i.inner_name, l.newznab) AS spot_category
+          FROM spot_links l
+          JOIN voyager.releases r ON r.id = l.release_id
+          JOIN voyager.group_sets gs ON gs.id = r.group_set_id
+          LEFT JOIN LATERAL (
+              SELECT x AS inner_name FROM voyager.release_texts t, string_to_table(t.text, E'\n') x
+               WHERE t.release_id = r.id AND t.kind IN (2, 3, 5)
+               ORDER BY CASE t.kind WHEN 5 THEN 0 WHEN 3 THEN 1 ELSE 2 END, length(x) DESC, x
+               LIMIT 1) i ON true
+         WHERE l.newznab IS NOT NULL
+    ), set_it AS (
+        UPDATE voyager.releases r SET category = c.spot_category
+          FROM c
+         WHERE r.id = c.id AND r.category IS DISTINCT FROM c.spot_category
+        RETURNING r.id
+    )
+    UPDATE voyager.spot_matches m SET category_set = true, prior_category = c.prior
+      FROM c
+     WHERE m.spot_id = c.spot_id AND c.id IN (SELECT id FROM set_it);
+
+    UPDATE voyager.spot_matches m SET applied_at = p_now FROM spot_links l WHERE m.spot_id = l.spot_id;
+    RETURN v_applied;
+END $$;
+
+
+--
 -- Name: ask_search_promotion(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1194,10 +1264,23 @@ $$;
 CREATE FUNCTION voyager.common_start(p_md5_16k bytea, p_size bigint) RETURNS boolean
     LANGUAGE sql STABLE
     AS $$
-SELECT (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
-                               WHERE c.md5_16k = p_md5_16k AND c.size = p_size LIMIT 21) c) > 20
+SELECT EXISTS (SELECT FROM voyager.common_starts(ARRAY[p_md5_16k], ARRAY[p_size]))
+$$;
+
+
+--
+-- Name: common_starts(bytea[], bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.common_starts(p_md5_16k bytea[], p_size bigint[]) RETURNS TABLE(md5_16k bytea, size bigint)
+    LANGUAGE sql STABLE
+    AS $$
+SELECT DISTINCT x.md5_16k, x.size
+  FROM unnest(p_md5_16k, p_size) x(md5_16k, size)
+ WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
+                               WHERE c.md5_16k = x.md5_16k AND c.size = x.size LIMIT 21) c) > 20
     OR (SELECT count(*) FROM (SELECT FROM voyager.par2_files g
-                               WHERE g.md5_16k = p_md5_16k AND g.size = p_size LIMIT 21) g) > 20
+                               WHERE g.md5_16k = x.md5_16k AND g.size = x.size LIMIT 21) g) > 20
 $$;
 
 
@@ -1578,11 +1661,15 @@ WITH probed AS (
      ORDER BY h.set_id, h.id, c.files DESC, c.id
 ), listed AS MATERIALIZED (          -- the sets' files first: the common check reads only theirs
     SELECT f.set_id, f.md5_16k, f.size FROM sets x JOIN voyager.par2_files f ON f.set_id = x.set_id
+), common AS MATERIALIZED (          -- of those, the common starts: one statement for all of them
+    SELECT c.md5_16k, c.size
+      FROM (SELECT array_agg(l.md5_16k) AS md5s, array_agg(l.size) AS sizes FROM listed l) a
+     CROSS JOIN LATERAL voyager.common_starts(a.md5s, a.sizes) c
 ), described AS (                     -- releases with a probed file start the set describes, common ones aside
     SELECT DISTINCT f.set_id, h.release_id
       FROM listed f
       JOIN voyager.file_hashes h ON h.md5_16k = f.md5_16k AND h.size = f.size AND h.release_id IS NOT NULL
-     WHERE NOT voyager.common_start(f.md5_16k, f.size)
+     WHERE NOT EXISTS (SELECT FROM common c WHERE c.md5_16k = f.md5_16k AND c.size = f.size)
 ), matched AS (                       -- each at its nearest holder: the same poster's first, then in time
     SELECT DISTINCT ON (d.set_id, r.id) d.set_id, n.head AS holder_id, r.id, r.files,
            n.poster_id = r.poster_id AS same_poster, abs(extract(epoch FROM n.posted_at - r.posted_at)) AS gap
@@ -1952,6 +2039,23 @@ END $$;
 
 
 --
+-- Name: judge_mark_columns(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark_columns() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    EXECUTE format('INSERT INTO voyager.judge_queue (release_id)
+                    SELECT x FROM %I t CROSS JOIN LATERAL (VALUES %s) v(x)
+                     WHERE x IS NOT NULL GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING',
+                   CASE WHEN TG_OP = 'DELETE' THEN 'old_rows' ELSE 'new_rows' END,
+                   (SELECT string_agg(format('(t.%I)', c), ', ') FROM unnest(TG_ARGV) c));
+    RETURN NULL;
+END $$;
+
+
+--
 -- Name: judge_mark_file_hashes(); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -1974,46 +2078,6 @@ BEGIN
                                        LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1) x
      ORDER BY 1
         ON CONFLICT (release_id) DO NOTHING;
-    RETURN NULL;
-END $$;
-
-
---
--- Name: judge_mark_merges(); Type: FUNCTION; Schema: voyager; Owner: -
---
-
-CREATE FUNCTION voyager.judge_mark_merges() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    IF TG_OP = 'DELETE' THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT x FROM old_rows o CROSS JOIN LATERAL (VALUES (o.merged_id), (o.survivor_id)) v(x)
-         GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING;
-    ELSE
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT x FROM new_rows n CROSS JOIN LATERAL (VALUES (n.merged_id), (n.survivor_id)) v(x)
-         GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING;
-    END IF;
-    RETURN NULL;
-END $$;
-
-
---
--- Name: judge_mark_passwords(); Type: FUNCTION; Schema: voyager; Owner: -
---
-
-CREATE FUNCTION voyager.judge_mark_passwords() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    IF TG_OP = 'DELETE' THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT DISTINCT o.release_id FROM old_rows o ORDER BY 1 ON CONFLICT (release_id) DO NOTHING;
-    ELSE
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT DISTINCT n.release_id FROM new_rows n ORDER BY 1 ON CONFLICT (release_id) DO NOTHING;
-    END IF;
     RETURN NULL;
 END $$;
 
@@ -2146,8 +2210,13 @@ END $$;
 --
 
 CREATE FUNCTION voyager.judge_verdicts(p_ids bigint[], p_rules jsonb, p_now timestamp with time zone) RETURNS TABLE(release_id bigint, verdict text, detail jsonb)
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
+    SET plan_cache_mode TO 'force_custom_plan'
+    SET random_page_cost TO '1.1'
     AS $_$
+#variable_conflict use_column
+BEGIN
+RETURN QUERY
 WITH rules AS MATERIALIZED (
     SELECT coalesce(p_rules -> 'enabled', '[]') AS enabled,
            coalesce((p_rules ->> 'repeat_releases')::integer, 20) AS repeats,
@@ -2161,11 +2230,16 @@ WITH rules AS MATERIALIZED (
     SELECT r.id, r.readable, r.settled_at FROM voyager.releases r
      WHERE r.id = ANY (p_ids) AND r.merged_into IS NULL
 ), grp AS MATERIALIZED (                       -- each release judged, with itself and its members
-    SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
-    UNION ALL
-    SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)
+    -- named: a film, episode or music name on the release or a member (the
+    -- fake rule's), carried on each row rather than joined back by root
+    SELECT u.*, bool_or(rules.enabled ? 'fake' AND u.name ~* rules.media_name) OVER (PARTITION BY u.root) AS named,
+           NOT bool_or(u.readable) OVER (PARTITION BY u.root) AS unread
+      FROM (SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
+            UNION ALL
+            SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)) u,
+           rules
 ), probes AS MATERIALIZED (                    -- the probed articles and what they showed
-    SELECT g.root, pc.kind, c.status, c.facts
+    SELECT g.root, pc.kind, c.status, c.facts, g.named
       FROM grp g
       JOIN voyager.probe_candidates pc ON pc.release_id = g.member AND pc.probed_at IS NOT NULL
       JOIN voyager.probe_cache c ON c.message_id = pc.message_id
@@ -2174,20 +2248,18 @@ WITH rules AS MATERIALIZED (
       FROM probes p, rules
      WHERE p.kind <> '7z-tail' AND rules.enabled ? 'dead'
      GROUP BY p.root HAVING bool_and(p.status = 1)
-), named AS MATERIALIZED (
-    SELECT DISTINCT g.root FROM grp g, rules WHERE rules.enabled ? 'fake' AND g.name ~* rules.media_name
 ), items AS (                                  -- a named release's content: entries and files read
     SELECT p.root, e ->> 'name' AS item, coalesce(lower(e ->> 'name') ~ rules.programs, false) AS program
-      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
+      FROM probes p CROSS JOIN rules
      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.facts #> '{archive,entries}') = 'array'
                                                   THEN p.facts #> '{archive,entries}' ELSE '[]' END) e
-     WHERE p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
+     WHERE p.named AND p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
     UNION ALL
     SELECT p.root, coalesce(p.facts #>> '{yenc,name}', p.kind),
            coalesce(lower(p.facts #>> '{yenc,name}') ~ rules.programs, false)
            OR p.facts #>> '{media,executable}' IS NOT NULL
-      FROM probes p JOIN named n ON n.root = p.root CROSS JOIN rules
-     WHERE p.status = 0 AND p.kind IN ('lone', 'media')
+      FROM probes p CROSS JOIN rules
+     WHERE p.named AND p.status = 0 AND p.kind IN ('lone', 'media')
 ), fake AS (
     SELECT i.root, 2 AS ord, 'fake' AS verdict,
            jsonb_build_object('programs', to_jsonb((array_agg(DISTINCT i.item ORDER BY i.item))[1:5])) AS detail
@@ -2215,22 +2287,25 @@ WITH rules AS MATERIALIZED (
       FROM grp g JOIN voyager.release_passwords pw ON pw.release_id = g.member, rules
      WHERE rules.enabled ? 'locked'
      GROUP BY g.root HAVING bool_or(pw.status = 1) AND bool_and(pw.password IS NULL)
+), unread AS MATERIALIZED (                   -- no readable name, its own nor a member's: the few
+    SELECT g.root, array_agg(g.member) AS members  -- whose texts are read, by their ids
+      FROM grp g, rules WHERE g.unread AND rules.enabled ? 'unusable' GROUP BY g.root
 ), unusable AS (
     SELECT x.id AS root, 5 AS ord, 'unusable' AS verdict, jsonb_build_object('settled_at', x.settled_at) AS detail
-      FROM rel x, rules
-     WHERE rules.enabled ? 'unusable' AND x.settled_at <= p_now - rules.after
-       AND NOT EXISTS (SELECT FROM grp g WHERE g.root = x.id AND g.readable)
-       AND NOT EXISTS (SELECT FROM grp g JOIN voyager.release_texts t ON t.release_id = g.member
-                        WHERE g.root = x.id AND t.kind BETWEEN 2 AND 5)
+      FROM rel x JOIN unread u ON u.root = x.id, rules
+     WHERE x.settled_at <= p_now - rules.after
+       AND NOT EXISTS (SELECT FROM voyager.release_texts t
+                        WHERE t.release_id = ANY (u.members) AND t.kind BETWEEN 2 AND 5
+                          AND NOT voyager.random_stem(voyager.file_stem(t.text)))
        AND NOT EXISTS (SELECT FROM voyager.release_merges rm
                         WHERE rm.survivor_id = x.id AND rm.via IN ('par2', 'inner'))
-       -- issue 18: AND NOT EXISTS (a spot that names it)
+       AND NOT EXISTS (SELECT FROM voyager.spot_matches sm WHERE sm.release_id = ANY (u.members))
 )
 SELECT DISTINCT ON (v.root) v.root, v.verdict, v.detail
   FROM (SELECT * FROM dead UNION ALL SELECT * FROM fake UNION ALL SELECT * FROM repeated
         UNION ALL SELECT * FROM locked UNION ALL SELECT * FROM unusable) v
- ORDER BY v.root, v.ord
-$_$;
+ ORDER BY v.root, v.ord;
+END $_$;
 
 
 --
@@ -2680,6 +2755,92 @@ BEGIN
      WHERE r.id = spans.id AND r.status <> 'ancient' AND spans.s < p_to AND spans.e >= p_from;
     GET DIAGNOSTICS v_n = ROW_COUNT;
     RETURN v_n;
+END $$;
+
+
+--
+-- Name: match_spots(text[], timestamp with time zone, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.match_spots(p_spots text[] DEFAULT NULL::text[], p_now timestamp with time zone DEFAULT now(), p_limit integer DEFAULT 1000) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_due integer;
+    v_matched integer;
+    v_named integer;
+BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS spots_due (spot_id text PRIMARY KEY, posted timestamptz, title text,
+                                               identity_keys bytea[], message_ids text[], groups text[])
+        ON COMMIT DROP;
+    TRUNCATE spots_due;
+    INSERT INTO spots_due
+    SELECT n.spot_id, coalesce(s.posted_at, s.read_at), s.title, n.identity_keys, n.message_ids, n.groups
+      FROM voyager.spot_nzbs n
+      JOIN voyager.spots s ON s.message_id = n.spot_id AND s.disposed_at IS NULL
+     WHERE n.state = 'read' AND n.next_try_at <= p_now
+       AND (p_spots IS NULL OR n.spot_id = ANY (p_spots))
+       AND NOT EXISTS (SELECT FROM voyager.spot_matches m WHERE m.spot_id = n.spot_id)
+     ORDER BY n.next_try_at
+     LIMIT p_limit;
+    GET DIAGNOSTICS v_due = ROW_COUNT;
+
+    WITH by_message AS (                 -- a probe target of the release: its articles are the NZB's
+        SELECT d.spot_id, 0 AS ord, coalesce(r.merged_into, r.id, p.release_id) AS release_id,
+               CASE WHEN r.id IS NULL AND p.release_id IS NULL THEN p.release_key END AS pending_key,
+               abs(extract(epoch FROM coalesce(r.posted_at, p.posted_at) - d.posted)) AS gap
+          FROM spots_due d
+         CROSS JOIN LATERAL unnest(d.message_ids) mid
+          JOIN voyager.probe_candidates pc ON pc.message_id = mid
+          LEFT JOIN voyager.releases r ON r.id = pc.release_id
+          LEFT JOIN voyager.pending_releases p ON p.release_key = pc.pending_key
+         WHERE r.id IS NOT NULL OR p.release_key IS NOT NULL
+    ), groups_due AS (
+        SELECT d.spot_id, g.id AS group_id FROM spots_due d JOIN voyager.groups g ON g.name = ANY (d.groups)
+    ), by_identity AS (                  -- the same release identity in one of its groups, within 48 hours
+        SELECT d.spot_id, 1 AS ord, coalesce(r.merged_into, r.id) AS release_id, NULL::bytea AS pending_key,
+               abs(extract(epoch FROM r.posted_at - d.posted)) AS gap
+          FROM spots_due d
+         CROSS JOIN LATERAL unnest(d.identity_keys) k
+          JOIN voyager.releases r ON r.identity_key = k
+          JOIN groups_due gd ON gd.spot_id = d.spot_id AND gd.group_id = r.group_id
+         WHERE r.posted_at BETWEEN d.posted - interval '48 hours' AND d.posted + interval '48 hours'
+        UNION ALL
+        SELECT d.spot_id, 2, p.release_id, CASE WHEN p.release_id IS NULL THEN p.release_key END,
+               abs(extract(epoch FROM p.posted_at - d.posted))
+          FROM spots_due d
+         CROSS JOIN LATERAL unnest(d.identity_keys) k
+          JOIN voyager.pending_releases p ON p.identity_key = k
+          JOIN groups_due gd ON gd.spot_id = d.spot_id AND gd.group_id = p.group_id
+         WHERE p.posted_at BETWEEN d.posted - interval '48 hours' AND d.posted + interval '48 hours'
+    ), best AS (
+        SELECT DISTINCT ON (c.spot_id) c.spot_id, c.release_id, c.pending_key, c.ord
+          FROM (SELECT * FROM by_message UNION ALL SELECT * FROM by_identity) c
+         ORDER BY c.spot_id, c.ord, c.gap NULLS LAST, c.release_id NULLS LAST, c.pending_key
+    ), ins AS (
+        INSERT INTO voyager.spot_matches (spot_id, release_id, pending_key, via, matched_at)
+        SELECT b.spot_id, b.release_id, b.pending_key, CASE WHEN b.ord = 0 THEN 'message-id' ELSE 'identity' END, p_now
+          FROM best b
+         ORDER BY b.spot_id
+        ON CONFLICT (spot_id) DO NOTHING
+        RETURNING spot_id, pending_key
+    ), named AS (                        -- a pending release the ladder has not named: the spot names it
+        UPDATE voyager.pending_releases p
+           SET status = 4, named = left(d.title, 255), name_source = 4, decided_at = p_now
+          FROM ins i JOIN spots_due d ON d.spot_id = i.spot_id
+         WHERE p.release_key = i.pending_key AND p.status IN (0, 2, 3) AND coalesce(btrim(d.title), '') <> ''
+        RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM named) INTO v_matched, v_named;
+
+    UPDATE voyager.spot_nzbs n
+       SET next_try_at = CASE WHEN EXISTS (SELECT FROM voyager.spot_matches m WHERE m.spot_id = n.spot_id)
+                              THEN NULL ELSE p_now + interval '1 hour' END,
+           tries = n.tries + 1
+      FROM spots_due d WHERE n.spot_id = d.spot_id;
+
+    RETURN jsonb_build_object('due', v_due, 'matched', v_matched, 'named', v_named,
+                              'applied', voyager.apply_spot_matches(p_now));
 END $$;
 
 
@@ -5149,6 +5310,17 @@ END $$;
 
 
 --
+-- Name: settle_spots(timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.settle_spots(p_now timestamp with time zone DEFAULT now()) RETURNS jsonb
+    LANGUAGE sql
+    AS $$
+    SELECT voyager.match_spots(NULL, p_now) || jsonb_build_object('alone', voyager.spots_alone(p_now))
+$$;
+
+
+--
 -- Name: side_kind(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -5213,6 +5385,92 @@ BEGIN
     END IF;
     RETURN QUERY SELECT s.article, s.taken_at, s.data FROM voyager.snapshots s
                   WHERE s.group_id = v.group_id AND s.lane = v.lane AND s.article = v.snapshot_article;
+END $$;
+
+
+--
+-- Name: spots_alone(timestamp with time zone, integer); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.spots_alone(p_now timestamp with time zone DEFAULT now(), p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_made integer;
+BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS spots_lone (spot_id text, title text, posted timestamptz, newznab integer,
+                                                poster text, groups text[], group_id integer, n voyager.spot_nzbs)
+        ON COMMIT DROP;
+    TRUNCATE spots_lone;
+    INSERT INTO spots_lone
+    SELECT n.spot_id, left(s.title, 255), coalesce(s.posted_at, s.read_at), s.newznab, coalesce(n.poster, s.facts ->> 'poster', 'spot'),
+           ARRAY(SELECT DISTINCT x COLLATE "C" FROM unnest(n.groups) x ORDER BY 1),
+           (SELECT g.id FROM unnest(n.groups) WITH ORDINALITY u(name, i) JOIN voyager.groups g ON g.name = u.name
+             ORDER BY u.i LIMIT 1), n
+      FROM voyager.spot_nzbs n
+      JOIN voyager.spots s ON s.message_id = n.spot_id AND s.disposed_at IS NULL
+     WHERE n.state = 'read' AND n.chunk IS NOT NULL AND n.files > 0 AND coalesce(btrim(s.title), '') <> ''
+       AND greatest(coalesce(s.posted_at, s.read_at), n.inspected_at) <= p_now - interval '24 hours'
+       AND NOT EXISTS (SELECT FROM voyager.spot_matches m WHERE m.spot_id = n.spot_id)
+     ORDER BY n.inspected_at
+     LIMIT p_limit
+       FOR UPDATE OF n SKIP LOCKED;
+
+    UPDATE voyager.spot_nzbs n SET error = 'no indexed group', next_try_at = p_now + interval '1 hour'
+      FROM spots_lone l WHERE n.spot_id = l.spot_id AND l.group_id IS NULL;
+    DELETE FROM spots_lone WHERE group_id IS NULL OR cardinality(groups) = 0;
+
+    INSERT INTO voyager.posters (poster) SELECT DISTINCT poster FROM spots_lone ORDER BY 1 ON CONFLICT (poster) DO NOTHING;
+    INSERT INTO voyager.group_sets (groups) SELECT DISTINCT groups FROM spots_lone ORDER BY 1 ON CONFLICT (groups) DO NOTHING;
+
+    WITH made AS (
+        INSERT INTO voyager.releases (posted_at, last_posted_at, first_article, last_article, segments, bytes,
+                                      settled_at, group_id, group_set_id, poster_id, file_total, files, source,
+                                      complete, has_par2, edge, release_key, identity_key, name, category, readable)
+        SELECT l.posted, l.posted, 0, 0, (l.n).segments, (l.n).bytes, p_now, l.group_id, gs.id, po.id,
+               (l.n).files, (l.n).files, 4, true, (l.n).has_par2, false,
+               substring(sha256(convert_to('spot' || chr(1) || l.spot_id, 'UTF8')) FROM 1 FOR 20),
+               coalesce((l.n).identity_keys[1], substring(sha256(convert_to('spot' || chr(2) || l.spot_id, 'UTF8')) FROM 1 FOR 20)),
+               l.title, voyager.category_of(l.title, l.groups, NULL, l.newznab), true
+          FROM spots_lone l
+          JOIN voyager.posters po ON po.poster = l.poster
+          JOIN voyager.group_sets gs ON gs.groups = l.groups
+         ORDER BY l.spot_id
+        RETURNING id, release_key, posted_at, name
+    ), linked AS (
+        SELECT m.id, m.posted_at, m.name, l.spot_id, (l.n).chunk AS chunk
+          FROM made m JOIN spots_lone l
+            ON m.release_key = substring(sha256(convert_to('spot' || chr(1) || l.spot_id, 'UTF8')) FROM 1 FOR 20)
+    ), chunks AS (
+        INSERT INTO voyager.release_chunks (release_id, month, chunk)
+        SELECT k.id, voyager.chunk_month(k.posted_at), k.chunk FROM linked k
+    ), texts AS (
+        INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+        SELECT k.id, k.posted_at, 1, k.name FROM linked k
+    ), links AS (
+        INSERT INTO voyager.spot_matches (spot_id, release_id, via, matched_at)
+        SELECT k.spot_id, k.id, 'alone', p_now FROM linked k ORDER BY k.spot_id
+        RETURNING spot_id
+    )
+    UPDATE voyager.spot_nzbs n SET next_try_at = NULL FROM links WHERE n.spot_id = links.spot_id;
+    GET DIAGNOSTICS v_made = ROW_COUNT;
+    PERFORM voyager.apply_spot_matches(p_now);
+    RETURN v_made;
+END $$;
+
+
+--
+-- Name: spots_disposed(); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.spots_disposed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM voyager.take_back_spots(ARRAY(
+        SELECT n.message_id FROM new_rows n JOIN old_rows o ON o.message_id = n.message_id
+         WHERE n.disposed_at IS NOT NULL AND o.disposed_at IS NULL));
+    RETURN NULL;
 END $$;
 
 
@@ -5786,6 +6044,39 @@ END $$;
 
 
 --
+-- Name: store_spot_nzb(text, jsonb, bytea, timestamp with time zone); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.store_spot_nzb(p_spot text, p_nzb jsonb, p_chunk bytea DEFAULT NULL::bytea, p_now timestamp with time zone DEFAULT now()) RETURNS jsonb
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_state text := p_nzb ->> 'state';
+BEGIN
+    INSERT INTO voyager.spot_nzbs AS n (spot_id, state, error, files, segments, bytes, has_par2, poster, groups,
+                                        identity_keys, message_ids, chunk, inspected_at, tries, next_try_at)
+    SELECT p_spot, v_state, p_nzb ->> 'error', coalesce((p_nzb ->> 'files')::integer, 0),
+           coalesce((p_nzb ->> 'segments')::bigint, 0), coalesce((p_nzb ->> 'bytes')::bigint, 0),
+           coalesce((p_nzb ->> 'has_par2')::boolean, false), p_nzb ->> 'poster',
+           ARRAY(SELECT jsonb_array_elements_text(coalesce(p_nzb -> 'groups', '[]'))),
+           ARRAY(SELECT decode(x, 'hex') FROM jsonb_array_elements_text(coalesce(p_nzb -> 'identity_keys', '[]')) x),
+           ARRAY(SELECT jsonb_array_elements_text(coalesce(p_nzb -> 'message_ids', '[]'))),
+           CASE WHEN v_state = 'read' THEN p_chunk END, p_now, 0,
+           CASE WHEN v_state = 'read' THEN p_now END
+     WHERE EXISTS (SELECT FROM voyager.spots s WHERE s.message_id = p_spot)
+    ON CONFLICT (spot_id) DO UPDATE
+       SET state = excluded.state, error = excluded.error, files = excluded.files, segments = excluded.segments,
+           bytes = excluded.bytes, has_par2 = excluded.has_par2, poster = excluded.poster, groups = excluded.groups,
+           identity_keys = excluded.identity_keys, message_ids = excluded.message_ids, chunk = excluded.chunk,
+           inspected_at = excluded.inspected_at, next_try_at = excluded.next_try_at;
+    IF v_state = 'read' THEN
+        RETURN voyager.match_spots(ARRAY[p_spot], p_now);
+    END IF;
+    RETURN jsonb_build_object('due', 0, 'matched', 0, 'named', 0, 'applied', 0);
+END $$;
+
+
+--
 -- Name: store_spots(text, jsonb); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -5869,6 +6160,43 @@ CREATE FUNCTION voyager.tail_started(p_group integer) RETURNS boolean
                       AND (gl.token IS NOT NULL OR gl.snapshot_article IS NOT NULL))
         OR EXISTS (SELECT 1 FROM voyager.ranges r WHERE r.group_id = p_group AND r.lane = 'tail')
 $$;
+
+
+--
+-- Name: take_back_spots(text[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.take_back_spots(p_spots text[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_gone integer;
+BEGIN
+    DELETE FROM voyager.release_passwords pw
+     USING voyager.spot_matches m JOIN voyager.releases r ON r.id = m.release_id
+     WHERE m.spot_id = ANY (p_spots) AND m.password_set AND m.prior_status IS NULL
+       AND pw.release_id = coalesce(r.merged_into, r.id) AND pw.source IN ('spot-title', 'spot-text');
+    UPDATE voyager.release_passwords pw SET status = m.prior_status, password = NULL, source = m.prior_source
+      FROM voyager.spot_matches m JOIN voyager.releases r ON r.id = m.release_id
+     WHERE m.spot_id = ANY (p_spots) AND m.password_set AND m.prior_status IS NOT NULL
+       AND pw.release_id = coalesce(r.merged_into, r.id) AND pw.source IN ('spot-title', 'spot-text');
+    UPDATE voyager.release_own_totals o
+       SET password = NULL, password_source = m.prior_source, password_status = m.prior_status
+      FROM voyager.spot_matches m JOIN voyager.releases r ON r.id = m.release_id
+     WHERE m.spot_id = ANY (p_spots) AND m.password_set
+       AND o.release_id = coalesce(r.merged_into, r.id) AND o.password_source IN ('spot-title', 'spot-text');
+    UPDATE voyager.releases r SET category = m.prior_category
+      FROM voyager.spot_matches m JOIN voyager.spots s ON s.message_id = m.spot_id
+     WHERE m.spot_id = ANY (p_spots) AND m.category_set AND r.id = m.release_id;
+    UPDATE voyager.pending_releases p SET status = 0, named = NULL, name_source = NULL, decided_at = NULL
+      FROM voyager.spot_matches m
+     WHERE m.spot_id = ANY (p_spots) AND m.release_id IS NULL AND p.release_key = m.pending_key
+       AND p.status = 4 AND p.name_source = 4;
+    DELETE FROM voyager.spot_matches m WHERE m.spot_id = ANY (p_spots);
+    GET DIAGNOSTICS v_gone = ROW_COUNT;
+    UPDATE voyager.spot_nzbs n SET next_try_at = NULL WHERE n.spot_id = ANY (p_spots);
+    RETURN v_gone;
+END $$;
 
 
 --
@@ -6847,6 +7175,51 @@ CREATE TABLE voyager.spool_reports (
     CONSTRAINT spool_reports_cap_bytes_check CHECK ((cap_bytes >= 0)),
     CONSTRAINT spool_reports_files_check CHECK ((files >= 0)),
     CONSTRAINT spool_reports_node_check CHECK ((node <> ''::text))
+);
+
+
+--
+-- Name: spot_matches; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spot_matches (
+    spot_id text NOT NULL,
+    release_id bigint,
+    pending_key bytea,
+    via text NOT NULL,
+    matched_at timestamp with time zone DEFAULT now() NOT NULL,
+    applied_at timestamp with time zone,
+    password_set boolean DEFAULT false NOT NULL,
+    prior_status smallint,
+    prior_source text,
+    category_set boolean DEFAULT false NOT NULL,
+    prior_category integer,
+    CONSTRAINT spot_matches_target_check CHECK (((release_id IS NOT NULL) OR (pending_key IS NOT NULL))),
+    CONSTRAINT spot_matches_via_check CHECK ((via = ANY (ARRAY['message-id'::text, 'identity'::text, 'alone'::text])))
+);
+
+
+--
+-- Name: spot_nzbs; Type: TABLE; Schema: voyager; Owner: -
+--
+
+CREATE TABLE voyager.spot_nzbs (
+    spot_id text NOT NULL,
+    state text NOT NULL,
+    error text,
+    files integer DEFAULT 0 NOT NULL,
+    segments bigint DEFAULT 0 NOT NULL,
+    bytes bigint DEFAULT 0 NOT NULL,
+    has_par2 boolean DEFAULT false NOT NULL,
+    poster text,
+    groups text[] DEFAULT '{}'::text[] NOT NULL,
+    identity_keys bytea[] DEFAULT '{}'::bytea[] NOT NULL,
+    message_ids text[] DEFAULT '{}'::text[] NOT NULL,
+    chunk bytea,
+    inspected_at timestamp with time zone DEFAULT now() NOT NULL,
+    tries integer DEFAULT 0 NOT NULL,
+    next_try_at timestamp with time zone,
+    CONSTRAINT spot_nzbs_state_check CHECK ((state = ANY (ARRAY['read'::text, 'placeholder'::text, 'gone'::text, 'unreadable'::text, 'none'::text])))
 );
 
 
@@ -7938,6 +8311,22 @@ ALTER TABLE ONLY voyager.spool_reports
 
 
 --
+-- Name: spot_matches spot_matches_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spot_matches
+    ADD CONSTRAINT spot_matches_pkey PRIMARY KEY (spot_id);
+
+
+--
+-- Name: spot_nzbs spot_nzbs_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spot_nzbs
+    ADD CONSTRAINT spot_nzbs_pkey PRIMARY KEY (spot_id);
+
+
+--
 -- Name: spot_reads spot_reads_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -8040,6 +8429,13 @@ CREATE INDEX par2_sets_listed_idx ON voyager.par2_sets USING btree (found_at) WH
 --
 
 CREATE INDEX par2_sets_message_idx ON voyager.par2_sets USING btree (message_id);
+
+
+--
+-- Name: pending_releases_identity_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX pending_releases_identity_idx ON voyager.pending_releases USING hash (identity_key);
 
 
 --
@@ -8239,6 +8635,27 @@ CREATE INDEX search_count_deltas_key_idx ON voyager.search_count_deltas USING bt
 
 
 --
+-- Name: spot_matches_pending_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX spot_matches_pending_idx ON voyager.spot_matches USING btree (pending_key) WHERE (release_id IS NULL);
+
+
+--
+-- Name: spot_matches_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX spot_matches_release_idx ON voyager.spot_matches USING btree (release_id);
+
+
+--
+-- Name: spot_nzbs_due; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX spot_nzbs_due ON voyager.spot_nzbs USING btree (next_try_at) WHERE (next_try_at IS NOT NULL);
+
+
+--
 -- Name: spots_dispose_target; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -8405,21 +8822,21 @@ CREATE TRIGGER release_media_ids_catalog_change AFTER INSERT OR DELETE OR UPDATE
 -- Name: release_merges release_merges_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_merges_judge_delete AFTER DELETE ON voyager.release_merges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+CREATE TRIGGER release_merges_judge_delete AFTER DELETE ON voyager.release_merges REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('merged_id', 'survivor_id');
 
 
 --
 -- Name: release_merges release_merges_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_merges_judge_insert AFTER INSERT ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+CREATE TRIGGER release_merges_judge_insert AFTER INSERT ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('merged_id', 'survivor_id');
 
 
 --
 -- Name: release_merges release_merges_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_merges_judge_update AFTER UPDATE ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_merges();
+CREATE TRIGGER release_merges_judge_update AFTER UPDATE ON voyager.release_merges REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('merged_id', 'survivor_id');
 
 
 --
@@ -8433,21 +8850,21 @@ CREATE TRIGGER release_passwords_catalog_change AFTER INSERT OR DELETE OR UPDATE
 -- Name: release_passwords release_passwords_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_passwords_judge_delete AFTER DELETE ON voyager.release_passwords REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+CREATE TRIGGER release_passwords_judge_delete AFTER DELETE ON voyager.release_passwords REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
 
 
 --
 -- Name: release_passwords release_passwords_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_passwords_judge_insert AFTER INSERT ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+CREATE TRIGGER release_passwords_judge_insert AFTER INSERT ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
 
 
 --
 -- Name: release_passwords release_passwords_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
 --
 
-CREATE TRIGGER release_passwords_judge_update AFTER UPDATE ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_passwords();
+CREATE TRIGGER release_passwords_judge_update AFTER UPDATE ON voyager.release_passwords REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
 
 
 --
@@ -8567,6 +8984,34 @@ CREATE TRIGGER releases_search_counts_truncate AFTER TRUNCATE ON voyager.release
 --
 
 CREATE TRIGGER releases_search_counts_update AFTER UPDATE ON voyager.releases REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_releases();
+
+
+--
+-- Name: spot_matches spot_matches_judge_delete; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER spot_matches_judge_delete AFTER DELETE ON voyager.spot_matches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
+
+
+--
+-- Name: spot_matches spot_matches_judge_insert; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER spot_matches_judge_insert AFTER INSERT ON voyager.spot_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
+
+
+--
+-- Name: spot_matches spot_matches_judge_update; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER spot_matches_judge_update AFTER UPDATE ON voyager.spot_matches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.judge_mark_columns('release_id');
+
+
+--
+-- Name: spots spots_disposed; Type: TRIGGER; Schema: voyager; Owner: -
+--
+
+CREATE TRIGGER spots_disposed AFTER UPDATE ON voyager.spots REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.spots_disposed();
 
 
 --
@@ -8711,6 +9156,22 @@ ALTER TABLE ONLY voyager.snapshots
 
 ALTER TABLE ONLY voyager.snapshots
     ADD CONSTRAINT snapshots_rule_version_fkey FOREIGN KEY (rule_version) REFERENCES voyager.rule_sets(version);
+
+
+--
+-- Name: spot_matches spot_matches_spot_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spot_matches
+    ADD CONSTRAINT spot_matches_spot_id_fkey FOREIGN KEY (spot_id) REFERENCES voyager.spots(message_id) ON DELETE CASCADE;
+
+
+--
+-- Name: spot_nzbs spot_nzbs_spot_id_fkey; Type: FK CONSTRAINT; Schema: voyager; Owner: -
+--
+
+ALTER TABLE ONLY voyager.spot_nzbs
+    ADD CONSTRAINT spot_nzbs_spot_id_fkey FOREIGN KEY (spot_id) REFERENCES voyager.spots(message_id) ON DELETE CASCADE;
 
 
 --

@@ -1,2 +1,3 @@
 -- Verify voyager:function_common_start on pg
 SELECT 'voyager.common_start(bytea, bigint)'::regprocedure;
+SELECT 'voyager.common_starts(bytea[], bigint[])'::regprocedure;

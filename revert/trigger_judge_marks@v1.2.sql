@@ -1,0 +1,26 @@
+-- Revert voyager:trigger_judge_marks from pg
+BEGIN;
+DROP TRIGGER probe_cache_judge_insert ON voyager.probe_cache;
+DROP TRIGGER probe_cache_judge_update ON voyager.probe_cache;
+DROP TRIGGER probe_candidates_judge_insert ON voyager.probe_candidates;
+DROP TRIGGER probe_candidates_judge_update ON voyager.probe_candidates;
+DROP TRIGGER file_hashes_judge_insert ON voyager.file_hashes;
+DROP TRIGGER file_hashes_judge_update ON voyager.file_hashes;
+DROP TRIGGER release_passwords_judge_insert ON voyager.release_passwords;
+DROP TRIGGER release_passwords_judge_update ON voyager.release_passwords;
+DROP TRIGGER release_passwords_judge_delete ON voyager.release_passwords;
+DROP TRIGGER release_texts_judge_insert ON voyager.release_texts;
+DROP TRIGGER release_texts_judge_delete ON voyager.release_texts;
+DROP TRIGGER release_merges_judge_insert ON voyager.release_merges;
+DROP TRIGGER release_merges_judge_update ON voyager.release_merges;
+DROP TRIGGER release_merges_judge_delete ON voyager.release_merges;
+DROP TRIGGER releases_judge_insert ON voyager.releases;
+DROP TRIGGER releases_judge_update ON voyager.releases;
+DROP FUNCTION voyager.judge_mark_probe_cache();
+DROP FUNCTION voyager.judge_mark_probe_candidates();
+DROP FUNCTION voyager.judge_mark_file_hashes();
+DROP FUNCTION voyager.judge_mark_passwords();
+DROP FUNCTION voyager.judge_mark_texts();
+DROP FUNCTION voyager.judge_mark_merges();
+DROP FUNCTION voyager.judge_mark_releases();
+COMMIT;
