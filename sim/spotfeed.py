@@ -9,7 +9,8 @@ spotter meets (a forged signature, a dispose, a placeholder NZB).
         CorpusWriter, and <corpus>/spots/articles.jsonl: one line an article,
         {message_id, group, head, body} (head and body as text, CRLF lines),
         which the server answers HEAD and BODY with; <corpus>/spots/truth.json
-        the spots' truth (verified, trusted, disposed, placeholder).
+        the spots' truth (verified, trusted, disposed, placeholder, the
+        password every other spot's description gives).
 
 SIM_KEYS: the simulator's moderator keys by key id (what a test trusts
 instead of Spotnet's)."""
@@ -33,11 +34,25 @@ def trusted_keys() -> dict[int, str]:
     return {kid: k.modulus for kid, k in SIM_KEYS.items()}
 
 
-def nzb_xml(upload: dict) -> bytes:
+def _stamp(date: str | None) -> int | None:
+    from email.utils import parsedate_to_datetime
+    try:
+        return int(parsedate_to_datetime(date).timestamp()) if date else None
+    except (TypeError, ValueError):
+        return None
+
+
+def nzb_xml(upload: dict, posted: dict | None = None) -> bytes:
+    """The upload's NZB; posted: a file's first message-id -> (subject, poster,
+    Date) as the overview has it, the subject, poster and date an NZB carries
+    (else the file's name, the upload's poster, STAMP)."""
     out = ['<?xml version="1.0" encoding="iso-8859-1" ?>\n<nzb xmlns="http://www.newzbin.com/DTD/2003/nzb">']
+    q = {chr(34): "&quot;"}
     for f in upload["files"]:
-        out.append(f'<file poster="{escape(upload["poster"], {chr(34): "&quot;"})}" date="{STAMP}" '
-                   f'subject="{escape(f["name"], {chr(34): "&quot;"})}"><groups>'
+        subject, poster, date = (posted or {}).get(f["segments"][0][1] if f["segments"] else None,
+                                                   (f["name"], upload["poster"], None))
+        out.append(f'<file poster="{escape(poster, q)}" date="{_stamp(date) or STAMP}" '
+                   f'subject="{escape(subject, q)}"><groups>'
                    f'<group>{escape(upload["group"])}</group></groups><segments>')
         for n, seg in enumerate(f["segments"], 1):
             mid, nbytes = seg[1], seg[2]
@@ -83,9 +98,11 @@ class Feed:
         return entries
 
 
-def plant(uploads: list[dict], seed: int, n: int) -> Feed:
+def plant(uploads: list[dict], seed: int, n: int, posted: dict | None = None) -> Feed:
     """n spots for n of the uploads (named, complete), then a forged one, a
-    placeholder and a dispose of the first spot."""
+    placeholder and a dispose of the last spot. posted: the files' first
+    articles' (subject, poster, Date) by message-id (nzb_xml's): a spot is
+    posted when its upload's first article was."""
     rng = random.Random(f"spots:{seed}")
     key = SIM_KEYS[2]
     feed = Feed()
@@ -93,24 +110,28 @@ def plant(uploads: list[dict], seed: int, n: int) -> Feed:
     chosen = sorted(rng.sample(named, min(n, len(named))))
     for k, ui in enumerate(chosen):
         up = uploads[ui]
-        nzb = nzb_xml(up)
+        nzb = nzb_xml(up, posted)
+        first_mid = next((f["segments"][0][1] for f in up["files"] if f["segments"]), None)
+        created = _stamp((posted or {}).get(first_mid, (None, None, None))[2]) or STAMP + k
+        password = f"sim{seed}pw{k}" if k % 2 else None     # every other spot tells its upload's password
         bodies = S.nzb_bodies(nzb)
         nzb_mids = [f"nzb{seed}x{k}x{j}@spot.net" for j in range(len(bodies))]
         feed.nzbs += list(zip(nzb_mids, bodies))
         spot = {"title": up["name"], "poster": up["poster"].split("<")[0].strip() or "poster",
                 "tag": "sim", "category": 1, "subcats": ["a09", "b04", "z00"],
                 "size": sum(f["bytes"] for f in up["files"]),
-                "description": f"{up['name']}\nposted by the simulator",
+                "description": f"{up['name']}\nposted by the simulator" + (f"\npassword: {password}" if password else ""),
                 "website": "https://example.org/", "nzb": nzb_mids, "image": [],
-                "created": STAMP + k}
+                "created": created}
         head = S.spot_headers(spot, key, key_id=2, seed=f"{seed}:{k}")
         mid = dict(head)["Message-ID"].strip("<>")
         feed.spot_of[ui] = mid
         feed.spots.append({"message_id": mid, "head": head,
-                           "truth": {"message_id": mid, "upload": ui, "verified": True, "trusted": True}})
+                           "truth": {"message_id": mid, "upload": ui, "verified": True, "trusted": True,
+                                     **({"password": password} if password else {})}})
     if not feed.spots:
         return feed
-    first = feed.spots[0]
+    last = feed.spots[-1]
     forged = S.retitled(S.spot_headers({**dict(title="forged " + str(seed), poster="mallory", tag="",
                                                 category=1, subcats=["a09"], size=1, description="",
                                                 website="", nzb=[], image=[], created=STAMP)},
@@ -125,10 +146,10 @@ def plant(uploads: list[dict], seed: int, n: int) -> Feed:
     pmid = dict(placeholder)["Message-ID"].strip("<>")
     feed.spots.append({"message_id": pmid, "head": placeholder,
                        "truth": {"message_id": pmid, "verified": True, "trusted": True, "placeholder": True}})
-    dispose = S.dispose_headers(first["message_id"], key, seed=f"{seed}:dispose", created=STAMP + 10)
+    dispose = S.dispose_headers(last["message_id"], key, seed=f"{seed}:dispose", created=STAMP + 10)
     dmid = dict(dispose)["Message-ID"].strip("<>")
     feed.spots.append({"message_id": dmid, "head": dispose,
                        "truth": {"message_id": dmid, "verified": True, "trusted": True,
-                                 "dispose": first["message_id"]}})
-    first["truth"]["disposed"] = True
+                                 "dispose": last["message_id"]}})
+    last["truth"]["disposed"] = True
     return feed

@@ -50,3 +50,41 @@ def test_spots_read_verified_disposed_and_once(conn, db_dsn, server, corpus):
     assert {u["spot"] for u in uploads if "spot" in u} == {m for m, t in truth.items() if "upload" in t}
     again = read_spots(db_dsn, "t/spots", cfg)
     assert again["articles"] == 0 and again["stored"] == 0
+
+
+def test_the_tick_reads_spots_every_period(conn, db_dsn, server, corpus):
+    """The tick's spots_read job is the spotter's pass, on the spots role's
+    own connection; a tick with no news server skips it."""
+    from voyager.tick import Tick
+    keys = json.dumps({str(k): v for k, v in spotfeed.trusted_keys().items()})
+    conn.execute("UPDATE voyager.settings SET value = %s WHERE name = 'spots_trusted_keys'", (keys,))
+    conn.execute("UPDATE voyager.jobs SET enabled = (name = 'spots_read')")
+    none = Tick(db_dsn, node="t/none", environ={}).run_due()
+    assert [r["result"] for r in none] == [{"skipped": "no news server configured (VOYAGER_NNTP_HOST)"}]
+    conn.execute("UPDATE voyager.jobs SET next_run_at = now() WHERE name = 'spots_read'")
+    env = {"VOYAGER_NNTP_HOST": "127.0.0.1", "VOYAGER_NNTP_PORT": str(server.port), "VOYAGER_NNTP_CONNECTIONS": "4"}
+    ran = Tick(db_dsn, node="t/tick", environ=env).run_due()
+    assert [r["job"] for r in ran] == ["spots_read"] and ran[0]["error"] is None
+    truth = json.loads((corpus / "spots" / "truth.json").read_text())
+    assert ran[0]["result"]["stored"] == len(truth)
+    assert conn.execute("SELECT count(*) FROM voyager.spots").fetchone()[0] == len(truth)
+    every, = conn.execute("SELECT s.value FROM voyager.jobs j JOIN voyager.settings s ON s.name = j.every_setting "
+                          "WHERE j.name = 'spots_read'").fetchone()
+    assert every == "120"
+    assert conn.execute("SELECT coalesce(sum(connections), 0) FROM voyager.nntp_claims WHERE node LIKE 't/tick%'").fetchone()[0] == 0
+
+
+def test_a_server_without_spotnet_reads_nothing_and_fails_nothing(conn, db_dsn, tmp_path):
+    """A news server that does not carry free.pt: the pass notes the group
+    missing and stores nothing, so a tick on such a server stays green."""
+    bare = tmp_path / "bare"
+    generate(Options(out=bare, seed=3, groups=1, lines=500, days=1, bodies=False))
+    handle = run_in_thread(bare)
+    try:
+        out = read_spots(db_dsn, "t/bare", NntpConfig(host="127.0.0.1", port=handle.port, connections=2))
+    finally:
+        handle.stop()
+    assert out["missing_group"] == "free.pt" and out["articles"] == 0 and out["stored"] == 0
+    assert conn.execute("SELECT count(*) FROM voyager.spots").fetchone()[0] == 0
+    # the connection it claimed is given back
+    assert conn.execute("SELECT count(*) FROM voyager.nntp_claims WHERE node = 't/bare'").fetchone()[0] == 0
