@@ -478,13 +478,22 @@ def generate(opts: Options, log=lambda *a: None) -> dict:
             rec.update({"group": owner, "groups": up.groups, "poster": up.poster, "name": up.name,
                         "complete": complete, "phenomenon": up.phenomenon, "tool": up.tool, "files": files})
             if upload_ids is not None:
-                rec.update(_phase2_truth(up, upload_ids))
+                rec.update(_phase2_truth(up, upload_ids, judged=opts.profile == "junk"))
             records.append(rec)
             kinds[up.kind] = kinds.get(up.kind, 0) + 1
     if opts.spots:
         # spots for some uploads: free.pt and alt.binaries.ftd, groups of their own
         from sim import spotfeed
-        feed = spotfeed.plant(records, opts.seed, opts.spots)
+        firsts = {f["segments"][0][1] for rec in records for f in rec["files"] if f["segments"]}
+        posted = {}                       # a file's first article as the overview has it: the NZB's subject
+        for g in stored:
+            for _n, line in lines[g]:
+                fields = line.split(b"\t", 5)
+                if len(fields) > 4 and fields[4][1:-1].decode("latin-1") in firsts:
+                    posted.setdefault(fields[4][1:-1].decode("latin-1"),
+                                      (fields[1].decode("utf-8", "replace"), fields[2].decode("utf-8", "replace"),
+                                       fields[3].decode("latin-1")))
+        feed = spotfeed.plant(records, opts.seed, opts.spots, posted)
         for ri, mid in feed.spot_of.items():
             records[ri]["spot"] = mid
         writer.write_groups(group_entries + feed.write(writer, opts.out))
@@ -512,8 +521,10 @@ def _upload_ids(uploads: list[P.Upload]) -> dict[int, str]:
     return ids
 
 
-def _phase2_truth(up: P.Upload, ids: dict[int, str]) -> dict:
-    """The upload's phase 2 keys: its id, shapes, what can name it, what it repeats."""
+def _phase2_truth(up: P.Upload, ids: dict[int, str], judged: bool = False) -> dict:
+    """The upload's phase 2 keys: its id, shapes, what can name it, what it
+    repeats; judged (the junk profile): the verdict it must get, also for the
+    groups' own passworded sets whose password nothing names."""
     root = up.piece_of or up
     if root.shapes:             # a phase 2 shape: its builder said
         shapes, named_by = up.shapes or root.shapes, up.named_by if up.shapes else root.named_by
@@ -524,7 +535,18 @@ def _phase2_truth(up: P.Upload, ids: dict[int, str]) -> dict:
         out["repost_of"] = ids[id(up.repost_of)]
     if root.junk:
         out["junk"] = root.junk                 # the judge's verdict it must get
+    elif judged and named_by is not None and _locked(root):   # nothing names a nameless one: never in the catalog
+        out["junk"] = "locked"
     return out
+
+
+def _locked(up: P.Upload) -> bool:
+    """A passworded archive set whose password no .nfo of the upload names
+    (obfuscated and multi_file post some)."""
+    from .bodyparts.text import shows_password
+    if not any(f.password and f.kind in ("rar", "rar5", "7z") for f in up.files):
+        return False
+    return not any(f.kind == "nfo" and shows_password({"password": f.password, "seed": f.seed}) for f in up.files)
 
 
 def _named_by(up: P.Upload) -> str | None:

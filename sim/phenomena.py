@@ -344,13 +344,18 @@ def obfuscated(ctx, group: str, start: float) -> list[Upload]:
     shape = rng.choice(["counter_first", "quoted_only", "name_first"])
     up = Upload(kind="pending", groups=ctx.crosspost(group, 0.04), poster=N.poster_for(tool, rng), tool=tool,
                 name=real, files=[], phenomenon="obfuscated", skew=ctx.skew())
+    locked = None               # one password a set, as an archiver writes it: its first volume's roll
     for i, (fname, kind, size) in enumerate(files, 1):
         subj = _subject(shape, stem, fname, i, n, math.ceil(size / part_size), size)
+        roll = rng.random() < 0.2   # one roll a file still, so the corpus's other draws stay where they were
+        archive = kind in ("rar", "rar5", "7z")
+        if archive and locked is None:
+            locked = roll
         up.files.append(make_file(ctx, fname, kind, size, subj, part_size, clock, tool,
-                                  members=[{"name": real + ".mkv", "bytes": total}] if kind in ("rar", "rar5", "7z") else [],
-                                  volume=i if kind in ("rar", "rar5", "7z") else 1,
-                                  volumes=sum(1 for _, k, _ in files if k in ("rar", "rar5", "7z")) if kind in ("rar", "rar5", "7z") else 1,
-                                  password="hidden" if rng.random() < 0.2 else None))
+                                  members=[{"name": real + ".mkv", "bytes": total}] if archive else [],
+                                  volume=i if archive else 1,
+                                  volumes=sum(1 for _, k, _ in files if k in ("rar", "rar5", "7z")) if archive else 1,
+                                  password="hidden" if archive and locked else None))
     _par2_members(up)
     if rng.random() < 0.04:
         _make_incomplete(ctx, up)   # no fill for pending ones: keep the truth simple
