@@ -1,13 +1,16 @@
 """The prober and the NZBs end to end with tools nobody here wrote: releases
 made by rar 7 (RAR5, -p, -hp), p7zip (-p -mhe=on, plain, unsplit), Info-ZIP's zip
 (plain, -P) and par2cmdline, their files
-renamed to random names as an obfuscating poster does, posted by Nyuu 0.4.0
+renamed to random names as an obfuscating poster does (a fake keeps the film's
+name, the way a fake is meant to be found), posted by Nyuu 0.4.0
 (tests/nyuu.py) into Debian's INN 2 (tests/inn.py), indexed by `voyager
 worker`, probed by `voyager probe`, named and moved into the catalog by the
 pending ladder (`voyager tick --once`) and `voyager namer`. A third release
 is posted one random-named file at a time under ngPost's obfuscated subject
 (no file counter, no shared stem): the header pass sees one upload a file,
-and the merges job makes it one release again. Then Debian's NZBGet
+and the merges job makes it one release again. A fake (7z volumes holding
+only a program under a film's name) and a film beside its installer show the
+facts the junk judge reads. Then Debian's NZBGet
 (tests/nzbget.py) downloads each release's NZB from the web's `t=get`,
 par2-verifies it, and the files come out byte-identical to those posted.
 
@@ -46,6 +49,9 @@ VIDEO_ZIP_P = "Real.Nyuu.Zipcrypto.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_HP = "Real.Nyuu.Sealed.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_7Z_OPEN = "Real.Nyuu.Sevenz.Open.2024.1080p.WEB.x264-VOY.mkv"
 VIDEO_7Z_WHOLE = "Real.Nyuu.Sevenz.Whole.2024.1080p.WEB.x264-VOY.mkv"
+VIDEO_SETUP = "Real.Nyuu.Setup.2024.1080p.WEB.x264-VOY.mkv"
+FAKE = "Some.Film.2019.1080p.BluRay.x264-GRP.mkv"        # what the fake poses as; it holds FAKE's .exe
+INSTALLER = "Setup.exe"
 SMALL = 1_500_000           # the releases after the first three: a couple of articles a volume
 SAMPLE = 100_000            # packed before the video: both members' headers in the first article
 ARTICLE = 716800            # Nyuu's -a 700K
@@ -87,6 +93,11 @@ def obfuscate_each(folder: Path, base: str) -> dict:
     return names
 
 
+def keep_names(folder: Path, base: str) -> dict:
+    """The names as packed: a fake is posted under the film's name to be found."""
+    return {p.name: p.name for p in sorted(folder.iterdir())}
+
+
 def make_release(root: Path, label: str, video: str, pack, rename=obfuscate, size: int = 3_000_000) -> dict:
     """A few-MB "video" packed by `pack(folder, base, video)` into volumes, a par2
     set over the volumes, the video removed, the rest renamed: what is posted.
@@ -122,6 +133,34 @@ def pack_rar_hp(folder: Path, base: str, video: str) -> list:
 def pack_7z(folder: Path, base: str, video: str) -> list:
     run_tool(["7z", "a", "-bd", "-mx0", "-v1m", f"-p{PASSWORD}", "-mhe=on", f"{base}.7z", video], folder)
     return packed(folder, [video])
+
+
+def program(path: Path, size: int) -> None:
+    """A Windows program of `size` bytes: setuptools' launcher (a real PE, there
+    wherever this project builds) with a payload appended, as an installer carries."""
+    import setuptools
+    stub = (Path(setuptools.__file__).parent / "cli-64.exe").read_bytes()
+    assert stub[:2] == b"MZ" and b"PE\0\0" in stub[:1024]
+    path.write_bytes(stub + os.urandom(max(0, size - len(stub))))
+
+
+def pack_7z_program(folder: Path, base: str, video: str) -> list:
+    """The fake: 7z volumes holding nothing but a program named as the film."""
+    exe = f"{base}.exe"
+    program(folder / exe, SMALL)
+    run_tool(["7z", "a", "-bd", "-mx0", "-v1m", f"{base}.7z", exe], folder)
+    entries = packed(folder, [exe])
+    (folder / exe).unlink()
+    return entries
+
+
+def pack_rar_setup(folder: Path, base: str, video: str) -> list:
+    """A film with an installer beside it (packed first: both headers in the first article)."""
+    program(folder / INSTALLER, 64_000)
+    entries = packed(folder, [INSTALLER, video])
+    run_tool(["rar", "a", "-idq", "-m0", "-v1m", f"{base}.rar", INSTALLER, video], folder)
+    (folder / INSTALLER).unlink()
+    return entries
 
 
 def with_sample(pack):
@@ -174,7 +213,9 @@ def releases(tmp_path_factory) -> list[dict]:
             make_release(root, "zip-p", VIDEO_ZIP_P, pack_zip_p, size=SMALL),
             make_release(root, "rar-hp", VIDEO_HP, pack_rar_hp, size=SMALL),
             make_release(root, "7z-open", VIDEO_7Z_OPEN, pack_7z_open, size=SMALL),
-            make_release(root, "7z-whole", VIDEO_7Z_WHOLE, pack_7z_whole, size=SMALL)]
+            make_release(root, "7z-whole", VIDEO_7Z_WHOLE, pack_7z_whole, size=SMALL),
+            make_release(root, "fake", FAKE, pack_7z_program, rename=keep_names, size=SMALL),
+            make_release(root, "setup", VIDEO_SETUP, pack_rar_setup, size=SMALL)]
 
 
 def by_label(releases: list[dict]) -> dict:
@@ -286,9 +327,10 @@ def test_nyuu_posted_only_random_names(fed, releases):
     for rel in releases:
         post = posts[rel["label"]]
         assert set(post.files) == set(rel["names"]), post.output
-        # nothing a subject shows says what the release is
+        # nothing a subject shows says what the release is, but the fake's the film it poses as
         for name, subject in post.subjects.items():
-            assert "Real" not in subject and name in subject, post.output
+            assert name in subject, post.output
+            assert ("Some.Film" in subject) if rel["label"] == "fake" else ("Real" not in subject), post.output
         # each file in articles of 700 KiB
         sizes = {n: (rel["folder"] / n).stat().st_size for n in rel["names"]}
         assert {n: len(m) for n, m in post.files.items()} == {n: -(-s // ARTICLE) for n, s in sizes.items()}, \
@@ -301,15 +343,17 @@ def test_the_par2_sets_hold_the_true_names(fed, releases, indexed):
     for rel in releases:
         par2_mids = {m for n, mids in posts[rel["label"]].files.items() if rel["names"][n].endswith(".par2")
                      for m in mids}
-        sets = conn.execute("SELECT set_id, creator, message_id FROM voyager.par2_sets s WHERE EXISTS "
-                            "(SELECT 1 FROM voyager.par2_files f WHERE f.set_id = s.set_id AND f.name = %s)",
-                            (rel["volumes"][0],)).fetchall()
+        sets = conn.execute("SELECT set_id, creator, message_id, files, files_dropped_at IS NOT NULL "
+                            "FROM voyager.par2_sets s WHERE message_id = ANY(%s)", (list(par2_mids),)).fetchall()
         assert len(sets) == 1, (rel["label"], sets, printed(said))
-        set_id, creator, mid = sets[0]
-        assert "par2cmdline" in creator and mid in par2_mids, (sets, printed(said))
+        set_id, creator, mid, count, dropped = sets[0]
+        assert "par2cmdline" in creator and count == len(rel["volumes"]), (sets, printed(said))
         files = conn.execute("SELECT name, size, encode(md5_16k, 'hex'), encode(md5, 'hex') "
                              "FROM voyager.par2_files WHERE set_id = %s ORDER BY name", (set_id,)).fetchall()
-        assert files == volume_truth(rel), (rel["label"], printed(said))
+        # the fake, whole and named by its subjects, leaves its set nothing to merge: the
+        # par2_lists job may have dropped the list already
+        assert files == ([] if dropped and rel["label"] == "fake" else volume_truth(rel)), \
+            (rel["label"], printed(said))
 
 
 def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
@@ -337,11 +381,13 @@ def test_the_archives_inner_names_and_encryption(fed, releases, indexed):
         "LEFT JOIN voyager.release_passwords p ON p.release_id = r.id WHERE r.merged_into IS NULL")}
     apart = VIDEO_APART.rsplit(".", 1)[0]
     assert got.pop(apart, None) in ((7, 1), (8, 1)), (got, printed(said))    # by its set, or its volumes' file
+    # the fake named by the header pass from its subjects: the volumes' stem
+    assert got.pop(FAKE.rsplit(".", 1)[0], None) in ((1, None), (3, None)), (got, printed(said))
     assert got == {VIDEO.rsplit(".", 1)[0]: (7, 1), VIDEO_7Z.rsplit(".", 1)[0]: (7, 1),
                    # an encrypted zip or RAR headers sealed: passworded; a plain zip or 7z: no row
                    VIDEO_ZIP_P.rsplit(".", 1)[0]: (7, 1), VIDEO_HP.rsplit(".", 1)[0]: (7, 1),
                    VIDEO_ZIP.rsplit(".", 1)[0]: (7, None), VIDEO_7Z_OPEN.rsplit(".", 1)[0]: (7, None),
-                   VIDEO_7Z_WHOLE.rsplit(".", 1)[0]: (7, None)}, \
+                   VIDEO_7Z_WHOLE.rsplit(".", 1)[0]: (7, None), VIDEO_SETUP.rsplit(".", 1)[0]: (7, None)}, \
         (got, printed(said))
     # posted one random-named file at a time: merged into one release holding every file
     files, merged = conn.execute("SELECT r.files, (SELECT count(*) FROM voyager.release_merges m "
@@ -411,6 +457,79 @@ def test_zip_rar_hp_and_a_plain_7z_as_the_tools_wrote_them(fed, releases, indexe
             sorted((n, s, False) for n, s in rel["entries"]), (label, a, printed(said))
         assert sorted(inner_names(conn, video)) == sorted(n for n, _ in rel["entries"]), printed(said)
         assert lock(conn, video) is None, printed(said)
+
+
+def test_a_fake_and_a_film_beside_its_installer_as_the_tools_wrote_them(fed, releases, indexed):
+    """What the junk judge's fake rule reads: every entry of the fake a program,
+    the film's listing a program and a video."""
+    _inn, posts = fed
+    conn, _dsn, _env, said = indexed
+    rels = by_label(releases)
+    # 7z volumes holding only FAKE's .exe: the last volume's tail lists it, unencrypted
+    fake = rels["fake"]
+    (last,) = [mids[-1] for n, mids in posts["fake"].files.items() if n == fake["volumes"][-1]]
+    tail = conn.execute("SELECT message_id FROM voyager.probe_cache WHERE kind = '7z-tail' "
+                        "AND message_id = ANY(%s)", (posts["fake"].message_ids,)).fetchall()
+    assert tail == [(last,)], (tail, printed(said))
+    a = probed(conn, last, said)["archive"]
+    exe = FAKE.rsplit(".", 1)[0] + ".exe"
+    assert [(n, s) for n, s in fake["entries"]] == [(exe, SMALL)]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("7z", len(fake["volumes"]), False, False, [{"name": exe, "size": SMALL, "encrypted": False}]), \
+        (a, printed(said))
+    assert inner_names(conn, FAKE) == [exe], printed(said)
+    assert lock(conn, FAKE) is None, printed(said)
+    # RAR5 volumes, the installer first: the first article lists both entries
+    setup = rels["setup"]
+    a = probed(conn, first_mid(posts["setup"], ".part1.rar"), said)["archive"]
+    assert (a["format"], a["volume"], a["encrypted_headers"], a["encrypted_files"], a["entries"]) == \
+        ("rar5", 1, False, False, [{"name": n, "size": s, "encrypted": False} for n, s in setup["entries"]]), \
+        (a, printed(said))
+    assert [n for n, _ in setup["entries"]] == [INSTALLER, VIDEO_SETUP]
+    assert sorted(inner_names(conn, VIDEO_SETUP)) == sorted([INSTALLER, VIDEO_SETUP]), printed(said)
+    assert lock(conn, VIDEO_SETUP) is None, printed(said)
+
+
+def search_total(conn, word: str, judged: bool = False) -> int:
+    """voyager.search_page's exact total for one word, as the API's search reads it."""
+    return conn.execute("SELECT total FROM voyager.search_page(jsonb_build_object('words', ARRAY[%s::text], "
+                        "'judged', %s), 100, 0) LIMIT 1", (word, judged)).fetchone()[0]
+
+
+def verdicts(conn) -> dict:
+    """{catalog release name: its hiding verdict, or None}."""
+    return dict(conn.execute("SELECT r.name, j.verdict FROM voyager.releases r LEFT JOIN voyager.release_judgements j "
+                             "ON j.release_id = r.id AND j.hidden WHERE r.merged_into IS NULL").fetchall())
+
+
+def test_the_judge_hides_the_fake_and_the_locked_and_takes_a_verdict_back(indexed):
+    conn, _dsn, _env, said = indexed
+    everything = search_total(conn, "nyuu")
+    conn.execute("SELECT voyager.run_sql_job('judge')")
+    got = verdicts(conn)
+    base = {video: video.rsplit(".", 1)[0] for video in (VIDEO, VIDEO_7Z, VIDEO_APART, VIDEO_ZIP, VIDEO_ZIP_P,
+                                                          VIDEO_HP, VIDEO_7Z_OPEN, VIDEO_7Z_WHOLE, VIDEO_SETUP, FAKE)}
+    # the program under a film's name is a fake; every encrypted archive with no password
+    # known is locked; a film beside its installer and the open archives get no verdict
+    assert got == {base[FAKE]: "fake",
+                   base[VIDEO]: "locked", base[VIDEO_7Z]: "locked", base[VIDEO_APART]: "locked",
+                   base[VIDEO_ZIP_P]: "locked", base[VIDEO_HP]: "locked",
+                   base[VIDEO_ZIP]: None, base[VIDEO_7Z_OPEN]: None, base[VIDEO_7Z_WHOLE]: None,
+                   base[VIDEO_SETUP]: None}, (got, printed(said))
+    # hidden, not deleted: out of search and its totals unless the judged are asked for
+    assert search_total(conn, "nyuu") == everything - 5
+    assert search_total(conn, "film") == 0 and search_total(conn, "film", judged=True) == 1
+    assert search_total(conn, "sealed") == 0
+    # the password arrives from an NZB's meta: the verdict is taken back, the release found again
+    (sealed,) = conn.execute("SELECT id FROM voyager.releases WHERE name = %s AND merged_into IS NULL",
+                             (base[VIDEO_HP],)).fetchone()
+    conn.execute("SELECT voyager.add_release_password(%s, %s, 'nzb')", (sealed, PASSWORD))
+    conn.execute("SELECT voyager.run_sql_job('judge')")
+    assert verdicts(conn) == dict(got, **{base[VIDEO_HP]: None}), printed(said)
+    assert lock(conn, VIDEO_HP)[1:] == ("nzb", PASSWORD)
+    assert search_total(conn, "sealed") == 1
+    assert search_total(conn, "nyuu") == everything - 4
+    assert conn.execute("SELECT * FROM voyager.check_search_counts()").fetchall() == []
 
 
 @pytest.fixture(scope="module")
