@@ -240,14 +240,15 @@ def test_voyager_status_json_has_every_view(state, db_dsn, monkeypatch, capsys):
     assert main(["status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"catalog", "throughput", "bands", "failed", "recoveries", "tail", "held", "spool", "phase2", "merges",
-                         "search", "jobs", "groups"}
+                         "judge", "search", "jobs", "groups", "replicas"}
     assert data["failed"] == [] and data["recoveries"] == []
     assert data["catalog"]["releases"] == 3 and data["throughput"]["period"] == 3600
     assert data["tail"][-1] == {"group_name": None, "ranges": 3, "leased": 1, "articles_todo": 1000,
                                 "from_article": 1201, "to_article": 4500, "holder": None}
     assert [b["band"] for b in data["bands"]][0] == "tail"
     assert {j["name"] for j in data["jobs"]} == {"tail_plan", "settle", "chunk_partitions", "search_counts", "sample_dates", "recategorize",
-                                             "prune_snapshots", "merges", "pending_ladder", "par2_lists", "judge", "judge_daily"}
+                                             "prune_snapshots", "merges", "pending_ladder", "par2_lists", "judge", "judge_daily",
+                                             "spots_read", "spots_inspect", "spot_matches"}
     assert main(["status"]) == 0
     text = capsys.readouterr().out
     for title in ("Catalog", "The last hour", "Ranges by band", "Tail backlog", "Held groups", "Phase-2 backlogs",

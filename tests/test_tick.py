@@ -17,7 +17,7 @@ import pytest
 from voyager.tick import HANDLERS, Tick
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_JOBS = ["chunk_partitions", "judge", "judge_daily", "merges", "par2_lists", "pending_ladder", "prune_snapshots", "recategorize", "sample_dates", "search_counts", "settle", "tail_plan"]
+DEFAULT_JOBS = ["chunk_partitions", "judge", "judge_daily", "merges", "par2_lists", "pending_ladder", "prune_snapshots", "recategorize", "sample_dates", "search_counts", "settle", "spot_matches", "spots_inspect", "spots_read", "tail_plan"]
 
 
 def jobs(conn) -> dict[str, dict]:

@@ -13,6 +13,8 @@ import psycopg
 from rich.console import Console
 from rich.table import Table
 
+from . import replicas
+
 # (key in --json, title, view, one row?)
 PANELS = [
     ("catalog", "Catalog (against catalog_max_gb)", "voyager.status_catalog", True),
@@ -26,16 +28,22 @@ PANELS = [
     ("spool", "Spool", "voyager.status_spool", False),
     ("phase2", "Phase-2 backlogs", "voyager.status_phase2", True),
     ("merges", "Merges (the merges job: its place and backlog)", "voyager.status_merges", False),
+    ("judge", "The junk judge (hidden by rule, the dirty backlog, the judge jobs)", "voyager.status_judge", False),
     ("search", "Search counts", "voyager.status_search", True),
     ("jobs", "Jobs (voyager tick)", "voyager.status_jobs", False),
     ("groups", "Groups", "voyager.status_groups", False),
 ]
 
 
+# not a view: the primary's replication slots and their standbys (voyager.replicas.PRIMARY_SQL)
+REPLICAS_TITLE = "Replicas (each slot's standby: WAL not replayed, the replay lag the primary last heard)"
+
 # columns the terminal leaves out (too wide; --json and psql have them)
 TERMINAL_SKIP = {"jobs": {"function", "enabled", "next_run_at", "last_node"},
                  "recoveries": {"rule_version", "planned_at"},
-                 "merges": {"last_result", "last_error"}}
+                 "merges": {"last_result", "last_error"},
+                 "judge": {"judge_last_result", "judge_last_error", "daily_last_result", "daily_last_error",
+                           "daily_pass_began"}}
 
 
 def collect(conn: psycopg.Connection, limit: int = 50) -> dict:
@@ -46,6 +54,7 @@ def collect(conn: psycopg.Connection, limit: int = 50) -> dict:
         names = [c.name for c in cur.description]
         rows = [dict(zip(names, r)) for r in cur.fetchall()]
         out[key] = (rows[0] if rows else {}) if one else rows
+    out["replicas"] = replicas.primary_view(conn)
     return out
 
 
@@ -70,7 +79,8 @@ def _size(n: int) -> str:
     return str(n)   # pragma: no cover
 
 
-def _cell(name: str, v) -> str:
+def cell(name: str, v) -> str:
+    """A value as the terminal shows it (and the status page)."""
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -96,13 +106,13 @@ def print_status(conn: psycopg.Connection, console: Console | None = None, limit
         print(json.dumps(data, default=to_json))
         return
     console = console or Console(width=220)
-    for key, title, _view, one in PANELS:
+    for key, title, _view, one in [*PANELS, ("replicas", REPLICAS_TITLE, None, False)]:
         table = Table(title=title, title_justify="left")
         if one:
             table.add_column("figure")
             table.add_column("value", justify="right")
             for name, v in data[key].items():
-                table.add_row(name, _cell(name, v))
+                table.add_row(name, cell(name, v))
         else:
             rows = data[key]
             if not rows:
@@ -116,7 +126,7 @@ def print_status(conn: psycopg.Connection, console: Console | None = None, limit
                                                and not isinstance(v, bool) for v in values)
                 table.add_column(name, justify="right" if numeric else "left")
             for row in rows:
-                cells = [_cell(n, row[n]) for n in names]
+                cells = [cell(n, row[n]) for n in names]
                 if key == "tail" and row["group_name"] is None:
                     cells[0] = "(all groups)"
                 table.add_row(*cells)

@@ -185,6 +185,48 @@ def sample_dates(ctx: JobContext) -> dict:
     return out
 
 
+# -- spots --------------------------------------------------------------------------------------
+
+def _nntp_job(ctx: JobContext, name: str, run: Callable[[Any], dict]) -> dict:
+    """A job that reads the news server through a worker's own pass (its own
+    connection claimed from the budget under the worker's role, on a node
+    name of its own): no server configured, or none reachable, is a skip."""
+    from workers.nntp import NntpBusy, NntpConfig, NntpConnectionLost, NntpTemporaryError
+
+    if not nntp_configured(ctx.environ):
+        reason = "no news server configured (VOYAGER_NNTP_HOST)"
+        log.warning("%s skipped: %s", name, reason)
+        return {"skipped": reason}
+    cfg = NntpConfig.from_env(ctx.environ)
+    try:
+        out = run(cfg)
+    except (NntpConnectionLost, NntpBusy, NntpTemporaryError) as e:
+        reason = f"news server {cfg.host}:{cfg.port} not reachable: {e}"
+        log.warning("%s skipped: %s", name, reason)
+        return {"skipped": reason}
+    if out.get("error"):
+        log.warning("%s skipped: %s", name, out["error"])
+        return {"skipped": out["error"], **{k: v for k, v in out.items() if k != "error"}}
+    return out
+
+
+@job("spots_read")
+def spots_read(ctx: JobContext) -> dict:
+    """The spotter's pass (workers.spotter.read_spots): free.pt's new spots
+    read, verified and stored, on the spots role's connection."""
+    from workers.spotter import read_spots
+    return _nntp_job(ctx, "spots_read", lambda cfg: read_spots(ctx.conn, f"{ctx.node}/spots", cfg))
+
+
+@job("spots_inspect")
+def spots_inspect(ctx: JobContext) -> dict:
+    """The spot inspector's pass (workers.inspector.inspect_spots): the newest
+    uninspected spots' NZBs read from alt.binaries.ftd on its own spots
+    connection, matched to their releases; then settle_spots."""
+    from workers.inspector import inspect_spots
+    return _nntp_job(ctx, "spots_inspect", lambda cfg: inspect_spots(ctx.conn, f"{ctx.node}/inspect", cfg))
+
+
 # -- the loop -----------------------------------------------------------------------------------
 
 class Tick:

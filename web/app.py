@@ -37,12 +37,15 @@ def keep_heap_pad(pad: int = HEAP_TOP_PAD) -> bool:
 
 
 async def load_catalog_facts(conn) -> tuple[Categories, set[str]]:
-    """The category tree and the kinds of outside IDs the catalog knows."""
+    """The category tree and the kinds of outside IDs the catalog knows (of
+    releases a search finds: an ID only judged-hidden releases carry finds nothing)."""
     cur = await conn.execute("SELECT id, parent_id, name FROM voyager.categories")
     rows = await cur.fetchall()
     cats = Categories(names={i: n for i, _p, n in rows}, parents={i: p for i, p, _n in rows})
     cur = await conn.execute("SELECT kind FROM (VALUES ('tvdb'), ('tvmaze'), ('tvrage'), ('imdb'), ('tmdb'), ('trakt')) k(kind) "
-                             "WHERE EXISTS (SELECT 1 FROM voyager.release_media_ids m WHERE m.kind = k.kind)")
+                             "WHERE EXISTS (SELECT 1 FROM voyager.release_media_ids m WHERE m.kind = k.kind "
+                             "AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j "
+                             "WHERE j.release_id = m.release_id AND j.hidden))")
     kinds = {k for (k,) in await cur.fetchall()}
     return cats, kinds
 

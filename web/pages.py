@@ -40,6 +40,22 @@ PASSWORD = {0: "none known", 1: "passworded", 2: "maybe passworded"}
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")
 GUID = re.compile(r"^[0-9a-f]{40}$")
+# the judge's rules as a release's page states them, with the thresholds of
+# the rule set that judged it (its `judge` section)
+RULES = {
+    "dead": "every probed first article of the release is gone (the server answered 430)",
+    "fake": "a film, episode or music name whose content is a program: every archive entry or file read is "
+            "one, by its extension or its first bytes",
+    "repeated": "every file's start (its first 16 KiB and size) is held by {repeat_releases} releases or more",
+    "locked": "passworded, and no password is known (from an NZB, the subject, the NFO or a spot)",
+    "unusable": "no readable name, no inner name and no merge naming it, {unusable_after_hours} hours after "
+                "settling",
+    "merged": "merged into another release",
+}
+# what matched (release_judgements.detail), by key
+MATCHED = {"gone": "first articles gone", "programs": "programs", "starts": "file starts shared",
+           "holders": "releases holding each start (the fewest)", "source": "passworded by",
+           "settled_at": "settled"}
 
 
 def _size(n) -> str:
@@ -413,7 +429,7 @@ async def _release_by_guid(request: Request, guid: str) -> dict | None:
         return None
     cur = await request.ctx.conn.execute(
         f"""SELECT {search.ITEM_COLUMNS}, gs.groups, r.settled_at, r.first_seen_at, r.source,
-                   r.first_article, r.last_article, j.hidden, pw.password AS password_text
+                   r.first_article, r.last_article, pw.password AS password_text
               FROM voyager.releases r {search.ITEM_JOINS}
               JOIN voyager.group_sets gs ON gs.id = r.group_set_id
              WHERE r.id = voyager.release_of_guid(%s)""", (bytes.fromhex(guid),))
@@ -444,9 +460,37 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
         except ValueError:
             broken = True
     matched = [(k, t) for k, t in texts if words and all(w in t.lower() for w in words)]
+    judgement = await _judgement(conn, rel["id"]) if rel["verdict"] else None
     return render(request, "release.html", rel=rel, guid=guid.lower(), texts=texts, matched=matched, words=words,
                   files=files, broken=broken, cats=request.app.ctx.cats, span=_span(rel["posted_at"], rel["last_posted_at"]),
-                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None)
+                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None, judgement=judgement)
+
+
+class _Thresholds(dict):
+    """A judge section for RULES' sentences: a threshold it lacks reads as `?`."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+async def _judgement(conn, release_id: int) -> dict | None:
+    """A release's verdict as its page shows it: the rule in words with the
+    thresholds of the rule set that judged it, what matched, the version, when."""
+    cur = await conn.execute(
+        # a rule set without a judge section judges by rule set 1's, as judge_releases does
+        """SELECT j.verdict, j.hidden, j.rule_version, j.detail, j.judged_at,
+                  coalesce(rs.rules -> 'judge', (SELECT o.rules -> 'judge' FROM voyager.rule_sets o WHERE o.version = 1))
+             FROM voyager.release_judgements j LEFT JOIN voyager.rule_sets rs ON rs.version = j.rule_version
+            WHERE j.release_id = %s""", (release_id,))
+    row = await cur.fetchone()
+    if row is None:
+        return None
+    verdict, hidden, version, detail, judged_at, rules = row
+    rule = RULES.get(verdict, verdict).format_map(_Thresholds(rules or {}))
+    matched = [(MATCHED.get(k, k), ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+               for k, v in (detail or {}).items()]
+    return {"verdict": verdict, "hidden": hidden, "rule": rule, "matched": matched, "rule_version": version,
+            "judged_at": judged_at}
 
 
 @bp.get("/nzb/<guid:str>")
@@ -495,12 +539,11 @@ async def status(request: Request) -> HTTPResponse:
         return render(request, "error.html", status=403, message="The status page is an admin's.")
     conn = request.ctx.conn
     panels = []
-    for _key, title, view, one in PANELS:
+    for key, title, view, one in PANELS:
         cur = await conn.execute(f"SELECT * FROM {view} LIMIT 500")
-        panels.append((title, view, one, [c.name for c in cur.description], await cur.fetchall()))
+        panels.append((key, title, view, one, [c.name for c in cur.description], await cur.fetchall()))
     cur = await conn.execute(
-        """SELECT (SELECT count(*) FROM voyager.release_judgements WHERE hidden) AS hidden_by_the_judge,
-                  (SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs) AS grabs,
+        """SELECT (SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs) AS grabs,
                   (SELECT count(*) FROM voyager.users) AS users,
                   (SELECT coalesce(sum(requests), 0) FROM voyager.user_days
                     WHERE day = (now() AT TIME ZONE 'UTC')::date) AS api_requests_today,
@@ -510,12 +553,11 @@ async def status(request: Request) -> HTTPResponse:
     return render(request, "status.html", panels=panels, figures=figures)
 
 
-def _cell(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, int) and abs(v) >= 10_000:
-        return f"{v:,}"
-    return str(v)
+def _cell(v, name: str = "") -> str:
+    """A value as `voyager status` prints it (times, sizes, JSON), by its column's name."""
+    from voyager.status import cell
+
+    return cell(name, v)
 
 
 _env.filters["cell"] = _cell

@@ -83,3 +83,19 @@ def seed(conn) -> dict[str, int]:
         if cat is not None:
             conn.execute("UPDATE voyager.releases SET category = %s WHERE id = %s", (cat, ids[name]))
     return {n: ids[n] for n, *_ in RELEASES}
+
+
+FAKE = "Silent.Harbor.S01E02.1080p.WEB.h264-GRP"       # an episode's name
+FAKE_PROGRAM = "Silent.Harbor.S01E02.1080p.exe"
+
+
+def judge_fake(conn, release_id: int, program: str = FAKE_PROGRAM) -> dict:
+    """The prober's facts of a fake (an archive listing only a program, as
+    store_probes leaves them), then the judge over the release
+    (voyager.judge_releases): its verdict."""
+    from tests.test_judge import archive, probe
+
+    probe(conn, release_id, "archive", facts=archive(program))
+    out = conn.execute("SELECT voyager.judge_releases(ARRAY[%s]::bigint[], now())", (release_id,)).fetchone()[0]
+    assert out["hidden"] == 1, out
+    return out

@@ -178,6 +178,15 @@ def test_known_ids_are_searched_and_listed_in_caps(app, keys, ids, web_dsn):
     assert search(app, keys["alice"], t="movie", imdbid="tt0111161").total == 1
     caps = ET.fromstring(api(app, t="caps").text)
     assert "tvdbid" in caps.find("searching/tv-search").get("supportedParams")
+    # its one release judged: the ID finds nothing, caps offers it no more
+    from tests.web.catalog import judge_fake
+
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        judge_fake(conn, ids[HARBOR[0]])
+    assert search(app, keys["alice"], t="tvsearch", tvdbid="4242").total == 0
+    caps = ET.fromstring(api(app, t="caps").text)
+    assert "tvdbid" not in caps.find("searching/tv-search").get("supportedParams")
+    assert "imdbid" in caps.find("searching/movie-search").get("supportedParams")
 
 
 # -- the documents ------------------------------------------------------------------
@@ -347,6 +356,68 @@ def test_judged_releases_are_hidden_unless_asked_for_and_totals_follow(app, keys
     assert error_code(api(app, t="search", q="harbor", judged="1", apikey=k)) == 201     # an admin's
     assert search(app, keys["root"], t="search", q="harbor", judged="1").total == len(HARBOR)
     assert search(app, k, t="search").total == len(RELEASES) - 1
+
+
+# every search function's way to a total: words alone, categories alone, an episode, filters, JSON
+JUDGED_ASKS = [dict(t="search", q="harbor"), dict(t="search"), dict(t="search", cat="5000"),
+               dict(t="search", q="harb"), dict(t="search", q="harbor", minsize="1"),
+               dict(t="search", group="alt.binaries.teevee"), dict(t="tvsearch"), dict(t="tvsearch", q="silent harbor"),
+               dict(t="tvsearch", q="silent harbor", season="1", ep="2"), dict(t="search", q="harbor", o="json")]
+
+
+def _total(app, key, **params) -> tuple[int, list[str]]:
+    if params.get("o") == "json":
+        channel = json.loads(api(app, apikey=key, **params).text)["channel"]
+        items = channel.get("item", [])
+        return int(channel["response"]["@attributes"]["total"]), [i["title"] for i in items]
+    f = search(app, key, **params)
+    return f.total, f.titles
+
+
+def test_the_judges_verdict_leaves_every_search_and_its_total_unless_an_admin_asks(app, keys, ids, web_dsn):
+    from tests.web.catalog import FAKE, judge_fake
+
+    k, admin = keys["alice"], keys["root"]
+    before = {i: _total(app, k, **ask) for i, ask in enumerate(JUDGED_ASKS)}
+    assert all(FAKE in titles for _t, titles in before.values())
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        judge_fake(conn, ids[FAKE])
+    for i, ask in enumerate(JUDGED_ASKS):
+        total, titles = _total(app, k, **ask)
+        assert total == before[i][0] - 1 and FAKE not in titles, ask
+        assert error_code(api(app, apikey=k, judged="1", **{**ask, "o": "xml"})) == 201
+        assert _total(app, admin, judged="1", **ask) == before[i], ask
+    assert search(app, k, t="details", id=_guid(web_dsn, ids[FAKE])).titles == [FAKE]     # a link from before
+
+
+def test_a_verdict_taken_back_returns_the_release_to_search_with_its_total(app, keys, ids, web_dsn):
+    """Locked (passworded, no password known), then a password from an NZB's
+    meta: the judge job takes the verdict back, the totals are as before."""
+    name, k = "Crimson.River.2019.1080p.BluRay.x264-GRP", keys["alice"]
+    asks = [dict(t="movie"), dict(t="search", q="crimson"), dict(t="search"), dict(t="search", cat="2000")]
+    before = [search(app, k, **ask).total for ask in asks]
+    assert before[:2] == [1, 1]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO voyager.release_passwords (release_id, status, password, source) "
+                     "VALUES (%s, 1, NULL, 'archive')", (ids[name],))
+        conn.execute("SELECT voyager.judge_dirty()")
+        assert conn.execute("SELECT verdict FROM voyager.release_judgements WHERE release_id = %s",
+                            (ids[name],)).fetchone() == ("locked",)
+    assert [search(app, k, **ask).total for ask in asks] == [n - 1 for n in before]
+    assert name not in search(app, k, t="movie").titles
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT voyager.add_release_password(%s, 'open-sesame', 'nzb')", (ids[name],)).fetchone()[0]
+        assert conn.execute("SELECT voyager.judge_dirty()").fetchone()[0]["taken_back"] == 1
+    assert [search(app, k, **ask).total for ask in asks] == before
+    assert search(app, k, t="movie").titles == [name]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT * FROM voyager.check_search_counts()").fetchall() == []
+
+
+def _guid(dsn: str, release_id: int) -> str:
+    with psycopg.connect(dsn) as conn:
+        return conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s",
+                            (release_id,)).fetchone()[0]
 
 
 def test_cached_totals_follow_new_releases(keys, ids, web_dsn):

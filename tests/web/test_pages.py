@@ -204,3 +204,128 @@ def test_a_merged_releases_page_is_its_survivors(app, keys, web_dsn, ids):
     resp = call(app, f"/nzb/{guids[merged]}", headers=headers)
     assert resp.status == 200
     assert resp.headers["content-disposition"].startswith('attachment; filename="Crimson.River.2019.1080p.BluRay.x264-GRP.nzb"')
+
+
+# -- the junk judge's verdicts ----------------------------------------------------------
+
+def total_shown(html: str) -> int:
+    """A listing's total as it reads above the rows ("1–4 of 4"; 0 for "Nothing found.")."""
+    m = re.search(r"<p class=\"muted\">\d+–\d+ of ([\d,]+)</p>", html)
+    assert m or "Nothing found." in html, html[:500]
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def browse_counts(html: str) -> dict[str, int]:
+    """The browse page's counts by its links (categories and groups)."""
+    return {href: int(n.replace(",", "")) for href, n in
+            re.findall(r'<a href="(/browse/[^"]+)">[^<]*</a></t[hd]><td class="n">([\d,]+)</td>', html)}
+
+
+LISTINGS = ["/", "/new", "/search?q=harbor", "/search?q=silent+harbor&cat=5000", "/search?q=harb",
+            "/search?q=harbor&minsize=0&complete=yes", "/search?group=alt.binaries.teevee",
+            "/browse/category/5000", "/browse/category/5040", "/browse/group/alt.binaries.teevee"]
+
+
+def test_a_judged_release_leaves_every_listing_and_total_and_its_page_states_the_rule(app, keys, web_dsn, ids):
+    from tests.web.catalog import FAKE, FAKE_PROGRAM, judge_fake
+
+    alice, root = sign_in(app, "alice", keys["alice"]), sign_in(app, "root", keys["root"])
+    before = {path: page(app, path, alice) for path in LISTINGS}
+    for path, html in before.items():
+        assert FAKE in rows(html), path
+    counts = browse_counts(page(app, "/browse", alice))
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        judge_fake(conn, ids[FAKE])
+        guid = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s",
+                            (ids[FAKE],)).fetchone()[0]
+
+    # gone from every listing, and every total one less (the front page's, the search's, the browse counts)
+    for path, html in before.items():
+        after = page(app, path, alice)
+        assert FAKE not in rows(after) and len(rows(after)) == len(rows(html)) - 1, path
+        assert total_shown(after) == total_shown(html) - 1, path
+    # the browse page: its category, parent and groups one less, every other count the same
+    less = {"/browse/category/5000", "/browse/category/5040", "/browse/group/alt.binaries.teevee",
+            "/browse/group/alt.binaries.test.window"}
+    assert browse_counts(page(app, "/browse", alice)) == {k: n - (k in less) for k, n in counts.items()}
+
+    # an admin's judged=1 lists it again, tagged with its verdict, the total whole
+    for path in ("/search?q=harbor", "/browse/category/5000"):
+        sep = "&" if "?" in path else "?"
+        html = page(app, path + sep + "judged=1", root)
+        assert FAKE in rows(html) and total_shown(html) == total_shown(before[path]), path
+        assert '<span class="tag warn">fake</span>' in html
+    # a user's judged=1 is ignored
+    assert FAKE not in rows(page(app, "/search?q=harbor&judged=1", alice))
+
+    # its page (a link from before) says why: the verdict, the rule, what matched, the rule set and when
+    html = page(app, f"/release/{guid}", alice)
+    judged = dict(re.findall(r"<dt>([^<]+)</dt><dd[^>]*>(.*?)</dd>", html))
+    assert '<span class="tag warn verdict">fake</span>' in judged["Judged"]
+    assert "hidden from listings, searches and totals" in judged["Judged"]
+    assert judged["Rule"].startswith("a film, episode or music name whose content is a program")
+    assert judged["What matched"] == f"programs: {FAKE_PROGRAM}"
+    assert judged["Rule set"] == "version 1"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", judged["Judged at"])
+    # a release the judge passed says nothing of it
+    other = page(app, "/release/" + _guid(web_dsn, ids["Crimson.River.2019.1080p.BluRay.x264-GRP"]), alice)
+    assert "<dt>Judged</dt>" not in other and "<dt>Rule</dt>" not in other
+
+
+def test_the_repeated_rule_is_stated_with_its_rule_sets_bar(app, keys, web_dsn, ids):
+    """A rule set of its own (repeat_releases 3): the page states the bar of
+    the rule set that judged, and its version."""
+    name = "Crimson.River.2019.1080p.BluRay.x264-GRP"
+    holders = [ids[name], ids["Windows.11.2024.v2.0.x64-GRP"], ids["Jane.Austen-Paper.Moon.1999.EPUB"]]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        from psycopg.types.json import Jsonb
+
+        version = conn.execute("SELECT voyager.add_rule_set(%s, 'three repeats')",
+                               (Jsonb({"judge": {**conn.execute(
+                                   "SELECT rules -> 'judge' FROM voyager.rule_set()").fetchone()[0],
+                                   "repeat_releases": 3}}),)).fetchone()[0]
+        for rid in holders:
+            conn.execute("""INSERT INTO voyager.file_hashes (message_id, md5_16k, size, release_id, file_index)
+                            VALUES (%s, decode(md5('one sample'), 'hex'), 123456, %s, 0)""", (f"h{rid}@web", rid))
+        out = conn.execute("SELECT voyager.judge_releases(%s, now())", (holders,)).fetchone()[0]
+        assert out["hidden"] == 3
+    html = page(app, "/release/" + _guid(web_dsn, ids[name]), sign_in(app, "alice", keys["alice"]))
+    judged = dict(re.findall(r"<dt>([^<]+)</dt><dd[^>]*>(.*?)</dd>", html))
+    assert '<span class="tag warn verdict">repeated</span>' in judged["Judged"]
+    assert "held by 3 releases or more" in judged["Rule"]
+    assert judged["What matched"] == "file starts shared: 1; releases holding each start (the fewest): 3"
+    assert judged["Rule set"] == f"version {version}"
+
+
+def test_the_status_page_shows_the_judges_panel(app, keys, web_dsn, ids):
+    """The judge job run by the tick as it runs it (its dirty marks judged):
+    the panel's row of the rule counts the verdict, the backlog and the last run."""
+    from tests.test_judge import archive, probe
+    from tests.web.catalog import FAKE, FAKE_PROGRAM
+    from voyager.tick import Tick
+
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        probe(conn, ids[FAKE], "archive", facts=archive(FAKE_PROGRAM))        # marks it dirty
+        assert conn.execute("SELECT count(*) FROM voyager.judge_queue").fetchone()[0] >= 1
+        conn.execute("UPDATE voyager.jobs SET enabled = (name = 'judge'), next_run_at = now()")
+    ran = Tick(web_dsn, handlers={}).run_due()
+    assert [r["job"] for r in ran] == ["judge"] and ran[0]["error"] is None
+    html = page(app, "/status", sign_in(app, "root", keys["root"]))
+    panel = html[html.index('<h2 id="judge">'):]
+    panel = panel[:panel.index("</table>")]
+    assert "voyager.status_judge" in panel
+    cols = re.findall(r"<th>([^<]+)</th>", panel)
+    table = [dict(zip(cols, re.findall(r"<td>([^<]*)</td>", tr))) for tr in re.findall(r"<tr>(<td>.*?)</tr>", panel)]
+    assert [r["verdict"] for r in table] == ["dead", "fake", "repeated", "locked", "unusable"]
+    by_rule = {r["verdict"]: r for r in table}
+    assert by_rule["fake"]["releases"] == "1" and {r["releases"] for r in table if r["verdict"] != "fake"} == {"0"}
+    assert by_rule["fake"]["backlog"] == "0"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", by_rule["fake"]["judge_last_run_at"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", by_rule["fake"]["last_judged_at"])
+    assert '"hidden":1' in by_rule["fake"]["judge_last_result"].replace("&#34;", '"')
+
+
+def _guid(dsn: str, release_id: int) -> str:
+    with psycopg.connect(dsn) as conn:
+        return conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s",
+                            (release_id,)).fetchone()[0]
