@@ -32,20 +32,30 @@ def backend_cpu(conn: psycopg.Connection) -> float | None:
 def server_cpu(postmaster: int) -> float | None:
     """The whole server: the postmaster, the children it reaped (its cutime and
     cstime: backends that ended) and the live ones (backends, autovacuum, the
-    WAL and checkpoint writers), so work moved out of a backend still counts."""
-    try:
-        f = _stat(postmaster)
-    except OSError:
-        return None
-    total = sum(int(x) for x in f[11:15])         # utime stime cutime cstime
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                s = _stat(int(entry))
-            except OSError:
-                continue
-            if int(s[1]) == postmaster:
-                total += int(s[11]) + int(s[12])
+    WAL and checkpoint writers), so work moved out of a backend still counts.
+    A backend reaped while its siblings are read is in neither the
+    postmaster's first reading nor the scan: the scan is read again until the
+    postmaster's reaped time holds still across it."""
+    for _ in range(20):
+        try:
+            before = _stat(postmaster)
+        except OSError:
+            return None
+        total = sum(int(x) for x in before[11:15])         # utime stime cutime cstime
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    s = _stat(int(entry))
+                except OSError:
+                    continue
+                if int(s[1]) == postmaster:
+                    total += int(s[11]) + int(s[12])
+        try:
+            after = _stat(postmaster)
+        except OSError:
+            return None
+        if after[13:15] == before[13:15]:
+            break
     return total / TICK
 
 

@@ -119,6 +119,10 @@ class Cluster:
             "log_min_messages": "warning",
             "log_line_prefix": "'%m [%p] %d '",
             "jit": "off",                    # short OLTP statements: compiling costs more than it saves
+            # read replicas (voyager.replicas): a standby streams the WAL from a slot of its own
+            "wal_level": "replica",
+            "max_wal_senders": "10",
+            "max_replication_slots": "10",
             **self.settings,
         }
         with open(self.datadir / "postgresql.conf", "a") as fh:

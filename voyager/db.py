@@ -4,7 +4,7 @@ from __future__ import annotations
 import psycopg
 from psycopg import sql
 
-from . import schema, sqitch
+from . import replicas, schema, sqitch
 from .cluster import Bouncer, Cluster
 from .config import Config
 
@@ -60,6 +60,7 @@ def up(cfg: Config, log=print) -> None:
             log(f"started PostgreSQL on {cfg.host}:{cfg.port}")
         if c.ensure_database(cfg.database):
             log(f"created database {cfg.database}")
+        replicas.start_all(c, cfg.home, log)
         if bouncer(cfg).start():
             log(f"started pgbouncer on {cfg.host}:{cfg.pgbouncer_port}")
     deploy(cfg, log)
@@ -76,6 +77,7 @@ def down(cfg: Config, log=print) -> None:
         return
     if bouncer(cfg).stop():
         log("stopped pgbouncer")
+    replicas.stop_all(cluster(cfg), cfg.home, log)
     if cluster(cfg).stop():
         log("stopped PostgreSQL")
 

@@ -281,16 +281,41 @@ def cmd_sim(args, cfg: Config) -> int:
 
 BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
            "api": "bench.api", "probe": "bench.probe", "phase2-fidelity": "bench.phase2_fidelity", "judge-fidelity": "bench.judge_fidelity",
-           "phase2": "bench.phase2"}
+           "phase2": "bench.phase2", "judge": "bench.judge", "spots": "bench.spots",
+           "spot-fidelity": "bench.spot_fidelity"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
-    """Benchmarks print one JSON line each (`voyager bench window -h`)."""
+    """Benchmarks print one JSON line each (`voyager bench window -h`); the last
+    line of a run is kept as $VOYAGER_HOME/bench/last-NAME.json (what `voyager
+    capacity` reads its CPU figures from)."""
+    import contextlib
     import importlib
+    import io
 
     if args.what not in BENCHES:
         raise ValueError(f"no benchmark named {args.what}")
-    return importlib.import_module(BENCHES[args.what]).main(args.args) or 0
+
+    class Tee(io.TextIOBase):
+        def __init__(self, out):
+            self.out, self.seen = out, []
+
+        def write(self, text):
+            self.seen.append(text)
+            return self.out.write(text)
+
+        def flush(self):
+            self.out.flush()
+
+    tee = Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):
+        rc = importlib.import_module(BENCHES[args.what]).main(args.args) or 0
+    lines = "".join(tee.seen).strip().splitlines()
+    if rc == 0 and lines:
+        from ..capacity import record_bench
+
+        record_bench(cfg, args.what, lines[-1])
+    return rc
 
 
 def cmd_worker(args, cfg: Config) -> int:
@@ -332,6 +357,13 @@ def cmd_rules(args, cfg: Config) -> int:
     return rules.main(args.args, cfg.dsn) or 0
 
 
+def cmd_capacity(args, cfg: Config) -> int:
+    """What a target catalog needs, from the live catalog's ratios (`voyager capacity -h`)."""
+    from .. import capacity
+
+    return capacity.main(args.args, cfg) or 0
+
+
 def cmd_deploy(args, cfg: Config) -> int:
     """Other hosts: `voyager deploy units --out DIR` renders the systemd units (`voyager deploy units -h`)."""
     from . import deploy
@@ -339,12 +371,19 @@ def cmd_deploy(args, cfg: Config) -> int:
     return deploy.main(args.args) or 0
 
 
+def cmd_judge(args, cfg: Config) -> int:
+    """The junk judge: `voyager judge run|daily`, `voyager judge --dry-run [--rules FILE.json | --version N]`."""
+    from . import judge
+
+    return judge.main(args.args, cfg.dsn) or 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="voyager", description="Voyager, a header-first Usenet indexer")
     sub = p.add_subparsers(dest="command", required=True)
 
-    d = sub.add_parser("db", help="the database: up, down, status, dsn, deploy, psql")
-    d.add_argument("action", choices=["up", "down", "status", "dsn", "deploy", "psql"])
+    d = sub.add_parser("db", help="the database: up, down, status, dsn, deploy, psql; replica add|list|remove")
+    d.add_argument("action", choices=["up", "down", "status", "dsn", "deploy", "psql", "replica"])
     d.add_argument("--pooled", action="store_true", help="dsn/psql: through pgbouncer")
     d.add_argument("rest", nargs="*", help="psql: further arguments, after --")
     d.set_defaults(func=cmd_db)
@@ -422,10 +461,20 @@ def build_parser() -> argparse.ArgumentParser:
     ru.add_argument("args", nargs=argparse.REMAINDER)
     ru.set_defaults(func=cmd_rules)
 
+    ca = sub.add_parser("capacity", help="what a target catalog needs (disk, cores, connections, backfill "
+                        "time), from the live catalog's measured ratios", add_help=False)
+    ca.add_argument("args", nargs=argparse.REMAINDER)
+    ca.set_defaults(func=cmd_capacity)
+
     dp = sub.add_parser("deploy", help="units: the systemd units of every role, rendered with this checkout's paths",
                         add_help=False)
     dp.add_argument("args", nargs=argparse.REMAINDER)
     dp.set_defaults(func=cmd_deploy)
+
+    ju = sub.add_parser("judge", help="the junk judge: run; daily; --dry-run [--rules FILE.json | --version N]",
+                        add_help=False)
+    ju.add_argument("args", nargs=argparse.REMAINDER)
+    ju.set_defaults(func=cmd_judge)
 
     de = sub.add_parser("demo", help="run the main job on the embedded default")
     de.set_defaults(func=cmd_demo)
@@ -446,16 +495,30 @@ def main(argv: list[str] | None = None) -> int:
         from workers import spotter
 
         return spotter.main(argv[2:]) or 0
+    if argv[:2] == ["spots", "inspect"]:  # the spot inspector (`voyager spots inspect -h`)
+        from workers import inspector
+
+        return inspector.main(argv[2:]) or 0
+    if argv[:2] == ["db", "replica"]:     # `voyager db replica add|list|remove`
+        from . import replicas
+
+        return replicas.main(argv[2:], Config.from_env()) or 0
     if argv[:1] == ["namer"]:
         from workers import namer
 
         return namer.main(argv[1:]) or 0
+    if argv[:1] == ["capacity"]:          # its options come first (`voyager capacity -h`)
+        from .. import capacity
+
+        return capacity.main(argv[1:], Config.from_env()) or 0
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "replay":       # replay hands its options on whole
+    if extra and args.command not in ("replay", "judge"):       # these hand their options on whole
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "replay":
         args.rest = extra + args.rest
+    if args.command == "judge":
+        args.args = argv[argv.index("judge") + 1:]
     cfg = Config.from_env()
     try:
         return args.func(args, cfg) or 0

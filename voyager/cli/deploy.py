@@ -14,6 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from ..capacity import pool_size
 from ..config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +28,6 @@ def checkout_python() -> str:
     """The checkout's virtualenv python (`make setup` makes it), else this one."""
     venv = ROOT / ".venv" / "bin" / "python"
     return str(venv) if venv.exists() else sys.executable
-
-
-def pool_size(db_cores: int) -> int:
-    """pgbouncer's server connections: two a database core keep the cores busy
-    while a statement waits on the disk or the network; more only timeshare them."""
-    return max(4, 2 * db_cores)
 
 
 def fill(text: str, values: dict[str, str]) -> str:
