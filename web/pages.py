@@ -463,7 +463,21 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     judgement = await _judgement(conn, rel["id"]) if rel["verdict"] else None
     return render(request, "release.html", rel=rel, guid=guid.lower(), texts=texts, matched=matched, words=words,
                   files=files, broken=broken, cats=request.app.ctx.cats, span=_span(rel["posted_at"], rel["last_posted_at"]),
-                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None, judgement=judgement)
+                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None, judgement=judgement,
+                  spots=await _spots(conn, rel["id"]))
+
+
+async def _spots(conn, release_id: int) -> list[dict]:
+    """The standing spots linked to a release or to a release merged into it:
+    what the spotter posted (title, description, website), who (the spotter's
+    id) and whether its signature was verified and by a trusted key."""
+    cur = await conn.execute(
+        """SELECT s.title, s.description, s.website, s.spotter_id, s.verified, s.trusted, s.posted_at, m.via
+             FROM voyager.spot_matches m JOIN voyager.spots s ON s.message_id = m.spot_id AND s.disposed_at IS NULL
+            WHERE m.release_id = %s
+               OR m.release_id IN (SELECT r.id FROM voyager.releases r WHERE r.merged_into = %s)
+            ORDER BY s.posted_at DESC NULLS LAST, s.message_id""", (release_id, release_id))
+    return [dict(zip([c.name for c in cur.description], row)) for row in await cur.fetchall()]
 
 
 class _Thresholds(dict):

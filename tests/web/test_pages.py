@@ -329,3 +329,28 @@ def _guid(dsn: str, release_id: int) -> str:
     with psycopg.connect(dsn) as conn:
         return conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s",
                             (release_id,)).fetchone()[0]
+
+
+# -- spots -------------------------------------------------------------------------------
+
+def test_a_release_page_shows_its_spots_and_not_a_disposed_one(app, keys, web_dsn, ids):
+    """A spot linked to the release (or to one merged into it) shows on its
+    page: title, description, website, the spotter and whether its signature
+    was verified by a trusted key; a disposed spot shows no more; all escaped."""
+    headers = sign_in(app, "alice", keys["alice"])
+    rid = ids["Crimson.River.2019.1080p.BluRay.x264-GRP"]
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        guid = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s", (rid,)).fetchone()[0]
+        conn.execute("""INSERT INTO voyager.spots (message_id, verified, trusted, title, description, website,
+                                                   spotter_id, posted_at, disposed_at)
+                        VALUES ('<a@spot>', true, true, 'Crimson River (2019) 1080p', %s, 'https://www.imdb.com/title/tt0000001/',
+                                'Xk3mTq', now(), NULL),
+                               ('<b@spot>', true, false, 'A spot taken back', 'gone', NULL, 'Zz9', now(), now())""",
+                     (EVIL,))
+        conn.execute("""INSERT INTO voyager.spot_matches (spot_id, release_id, via)
+                        VALUES ('<a@spot>', %s, 'identity'), ('<b@spot>', %s, 'identity')""", (rid, rid))
+    html = page(app, f"/release/{guid}", headers)
+    assert "<h2>Spot</h2>" in html and html.count("<h2>Spot</h2>") == 1
+    assert "Crimson River (2019) 1080p" in html and "https://www.imdb.com/title/tt0000001/" in html
+    assert "Xk3mTq" in html and "verified, a trusted key" in html
+    assert "Evil&lt;script&gt;" in html and "A spot taken back" not in html
