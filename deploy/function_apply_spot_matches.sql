@@ -6,7 +6,8 @@ BEGIN;
 -- where the release's own name (and inner name) said nothing (category_of with
 -- the spot's category), and the spot's
 -- password through add_release_password (its trigger marks the release dirty:
--- the judge takes `locked` back). What the release had before is kept on the
+-- the judge takes `locked` back), and its title as a searchable text
+-- (spot_texts). What the release had before is kept on the
 -- link, for a dispose to give back. Returns the links applied.
 CREATE FUNCTION voyager.apply_spot_matches(p_now timestamptz DEFAULT now())
 RETURNS integer
@@ -68,6 +69,9 @@ BEGIN
     UPDATE voyager.spot_matches m SET category_set = true, prior_category = c.prior
       FROM c
      WHERE m.spot_id = c.spot_id AND c.id IN (SELECT id FROM set_it);
+
+    -- the spot's title, searchable on its release
+    PERFORM voyager.spot_texts(ARRAY(SELECT DISTINCT l.release_id FROM spot_links l ORDER BY 1));
 
     UPDATE voyager.spot_matches m SET applied_at = p_now FROM spot_links l WHERE m.spot_id = l.spot_id;
     RETURN v_applied;

@@ -447,6 +447,9 @@ BEGIN
       FROM c
      WHERE m.spot_id = c.spot_id AND c.id IN (SELECT id FROM set_it);
 
+    -- the spot's title, searchable on its release
+    PERFORM voyager.spot_texts(ARRAY(SELECT DISTINCT l.release_id FROM spot_links l ORDER BY 1));
+
     UPDATE voyager.spot_matches m SET applied_at = p_now FROM spot_links l WHERE m.spot_id = l.spot_id;
     RETURN v_applied;
 END $$;
@@ -5389,6 +5392,31 @@ END $$;
 
 
 --
+-- Name: spot_texts(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.spot_texts(p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_written integer;
+BEGIN
+    DELETE FROM voyager.release_texts t WHERE t.release_id = ANY (p_ids) AND t.kind = 8;
+    INSERT INTO voyager.release_texts (release_id, posted_at, kind, text)
+    SELECT r.id, r.posted_at, 8, string_agg(DISTINCT left(btrim(s.title), 255), E'\n')
+      FROM voyager.releases r
+      JOIN voyager.releases lr ON coalesce(lr.merged_into, lr.id) = r.id
+      JOIN voyager.spot_matches m ON m.release_id = lr.id
+      JOIN voyager.spots s ON s.message_id = m.spot_id AND s.disposed_at IS NULL
+     WHERE r.id = ANY (p_ids) AND r.merged_into IS NULL AND coalesce(btrim(s.title), '') <> ''
+     GROUP BY r.id, r.posted_at
+     ORDER BY r.id;
+    GET DIAGNOSTICS v_written = ROW_COUNT;
+    RETURN v_written;
+END $$;
+
+
+--
 -- Name: spots_alone(timestamp with time zone, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -6171,6 +6199,7 @@ CREATE FUNCTION voyager.take_back_spots(p_spots text[]) RETURNS integer
     AS $$
 DECLARE
     v_gone integer;
+    v_releases bigint[];
 BEGIN
     DELETE FROM voyager.release_passwords pw
      USING voyager.spot_matches m JOIN voyager.releases r ON r.id = m.release_id
@@ -6192,8 +6221,12 @@ BEGIN
       FROM voyager.spot_matches m
      WHERE m.spot_id = ANY (p_spots) AND m.release_id IS NULL AND p.release_key = m.pending_key
        AND p.status = 4 AND p.name_source = 4;
+    SELECT coalesce(array_agg(DISTINCT coalesce(r.merged_into, r.id)), '{}') INTO v_releases
+      FROM voyager.spot_matches m JOIN voyager.releases r ON r.id = m.release_id
+     WHERE m.spot_id = ANY (p_spots);
     DELETE FROM voyager.spot_matches m WHERE m.spot_id = ANY (p_spots);
     GET DIAGNOSTICS v_gone = ROW_COUNT;
+    PERFORM voyager.spot_texts(v_releases);      -- its title no longer finds them
     UPDATE voyager.spot_nzbs n SET next_try_at = NULL WHERE n.spot_id = ANY (p_spots);
     RETURN v_gone;
 END $$;

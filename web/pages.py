@@ -35,7 +35,7 @@ bp = Blueprint("pages")
 COOKIE = "voyager_session"
 LOGIN_COOKIE = "voyager_login"               # the sign-in form's token is tied to it
 PAGE = 50
-KINDS = {1: "name", 2: "file", 3: "nfo", 4: "par2", 5: "media", 6: "album member"}
+KINDS = {1: "name", 2: "file", 3: "nfo", 4: "par2", 5: "media", 6: "album member", 7: "merged", 8: "spot"}
 PASSWORD = {0: "none known", 1: "passworded", 2: "maybe passworded"}
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")

@@ -108,3 +108,32 @@ def test_a_link_gives_the_password_and_a_category_the_name_lacks(conn):
     assert conn.execute("SELECT count(*) FROM voyager.release_passwords WHERE release_id = %s",
                         (plain,)).fetchone()[0] == 0
     assert conn.execute("SELECT category FROM voyager.releases WHERE id = %s", (plain,)).fetchone()[0] == own[plain]
+
+
+def test_a_spots_title_finds_its_release_until_the_spot_is_disposed(conn):
+    """A release linked to a spot is found by words only the spot's title has
+    (its kind-8 text), the search totals exact; a dispose takes that back."""
+    from web.search import Query, search_sql
+
+    def found(*words: str) -> int:
+        return conn.execute(*search_sql(Query(words=words), 10, 0)).fetchone()[0]
+
+    lines = uploads(conn, [("holiday_stuff_mixed", T0), ("Ocean.Drive.2021.2160p.WEB-DL.x265-GRP", T0 + HOUR)])
+    ids = dict(conn.execute("SELECT name, id FROM voyager.releases").fetchall())
+    conn.execute("SELECT voyager.fold_search_counts()")
+    assert found("lighthouse") == 0
+    spot(conn, "l@spot", "The Lighthouse Keepers (2020) 1080p", T0)
+    spot(conn, "o@spot", "Ocean Drive Lighthouse Cut", T0 + HOUR)
+    inspect(conn, "l@spot", nzb_of(lines, "holiday_stuff_mixed"))
+    inspect(conn, "o@spot", nzb_of(lines, "Ocean.Drive.2021.2160p.WEB-DL.x265-GRP"))
+    texts = dict(conn.execute("SELECT release_id, text FROM voyager.release_texts WHERE kind = 8").fetchall())
+    assert texts == {ids["holiday_stuff_mixed"]: "The Lighthouse Keepers (2020) 1080p",
+                     ids["Ocean.Drive.2021.2160p.WEB-DL.x265-GRP"]: "Ocean Drive Lighthouse Cut"}
+    assert found("lighthouse") == 2 and found("lighthouse", "keepers") == 1
+    conn.execute("SELECT voyager.fold_search_counts()")
+    assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
+
+    conn.execute("SELECT voyager.take_back_spots(ARRAY['l@spot'])")
+    assert found("lighthouse") == 1 and found("keepers") == 0
+    conn.execute("SELECT voyager.fold_search_counts()")
+    assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
