@@ -33,13 +33,17 @@ BAR_WORKER_S_PER_1000 = 1.0
 LINES_PER_SPOT = 120        # overview lines the corpus needs for one named, complete upload a spot
 
 
-def corpus_dir(home: Path, seed: int, spots: int) -> Path:
-    """A corpus with `spots` spots under $VOYAGER_HOME/bench, made once."""
-    out = home / "bench" / f"spots-corpus-{seed}-{spots}"
+def corpus_dir(home: Path, seed: int, spots: int, profile: str | None = None) -> Path:
+    """A corpus with `spots` spots under $VOYAGER_HOME/bench, made once (of
+    a generator profile's groups: phase2's hold obfuscated uploads)."""
+    out = home / "bench" / f"spots-corpus-{seed}-{spots}" if profile is None else \
+        home / "bench" / f"spots-corpus-{profile}-{seed}-{spots}"
     if not (out / "spots" / "truth.json").exists():
         from sim.generate import Options, generate
-        generate(Options(out=out, seed=seed, groups=1, lines=max(20_000, LINES_PER_SPOT * spots), days=1,
-                         spots=spots, bodies=False))
+        # a profile's uploads are bigger (sets with par2): four times the lines for as many spots
+        lines = max(20_000, LINES_PER_SPOT * spots) * (1 if profile is None else 4)
+        generate(Options(out=out, seed=seed, groups=1, lines=lines, days=1, spots=spots, bodies=False,
+                         profile=profile))
     return out
 
 

@@ -112,28 +112,38 @@ def score_spots(truth: Iterable[dict], rows: dict[str, dict], uploads: list[dict
 
 
 def score_matches(truth: Iterable[dict], uploads: list[dict], releases: Iterable[dict],
-                  links: dict[str, Iterable[int]] | None) -> dict | None:
+                  links: dict[str, Iterable[int]] | None, alone: Iterable[str] = (),
+                  passwords: dict[int, str | None] | None = None) -> dict | None:
     """The spot inspector's matching scored by the truth: an upload's spot
     linked to exactly the visible releases that hold its upload's articles
-    (a merged-away release counts as its survivor), a disposed spot linked
-    to nothing (its links taken back), a forged or a placeholder spot to no
-    upload's release. links: spot message-id -> the release ids it is
+    (a merged-away release counts as its survivor; a spot standing alone is
+    the release made of its NZB, so it holds them too), a disposed spot
+    linked to nothing (its links taken back), a forged or a placeholder spot
+    to no upload's release. links: spot message-id -> the release ids it is
     linked to, from the inspector's table; None while there is none to read
-    (then None: not scored)."""
+    (then None: not scored). alone: the spots linked as releases of their
+    own (counted apart). passwords: release id -> its known password; a
+    spot that tells its upload's password must have given it to every
+    release it is linked to, a disposed one to none."""
     if links is None:
         return None
+    alone = set(alone)
     survivor: dict[str, int] = {}
+    merged: dict[int, int] = {}                 # a merged-away release -> its survivor
     for rel in releases:
-        if rel.get("hidden"):
+        if rel.get("merged_into") is not None:
+            merged[int(rel["id"])] = int(rel["merged_into"])
+        elif rel.get("hidden"):                 # judged: not an upload's release to link
             continue
         for mid in rel["message_ids"]:
             survivor[mid] = rel.get("merged_into") or rel["id"]
     owned = set(survivor.values())
-    out = {"spots": 0, "right": 0, "wrong": 0, "unmatched": 0, "upload_not_in_catalog": 0,
-           "disposed_linked": 0, "forged_linked": 0, "placeholder_linked": 0, "examples": []}
+    out = {"spots": 0, "right": 0, "alone": 0, "wrong": 0, "unmatched": 0, "upload_not_in_catalog": 0,
+           "disposed_linked": 0, "forged_linked": 0, "placeholder_linked": 0,
+           "passwords": {"told": 0, "reached": 0, "disposed_kept": 0}, "examples": []}
     for t in truth:
         kind = spot_kind(t)
-        linked = {int(r) for r in links.get(t["message_id"], ())}
+        linked = {merged.get(int(r), int(r)) for r in links.get(t["message_id"], ())}
         if kind in ("forged", "placeholder"):
             out[f"{kind}_linked"] += bool(linked & owned)
             continue
@@ -141,6 +151,8 @@ def score_matches(truth: Iterable[dict], uploads: list[dict], releases: Iterable
             continue
         if kind == "disposed":
             out["disposed_linked"] += bool(linked)
+            if passwords is not None and t.get("password"):
+                out["passwords"]["disposed_kept"] += t["password"] in passwords.values()
             continue
         out["spots"] += 1
         want = {survivor[m] for m in truth_message_ids(uploads[t["upload"]]) if m in survivor}
@@ -151,11 +163,19 @@ def score_matches(truth: Iterable[dict], uploads: list[dict], releases: Iterable
             verdict = "unmatched"
         else:
             verdict = "right" if linked == want else "wrong"
+        if verdict == "right" and t["message_id"] in alone:
+            verdict = "alone"
         if verdict:
             out[verdict] += 1
-        if verdict != "right" and len(out["examples"]) < EXAMPLES:
+        if passwords is not None and t.get("password"):
+            out["passwords"]["told"] += 1
+            out["passwords"]["reached"] += bool(linked) and all(passwords.get(r) == t["password"] for r in linked)
+        if verdict not in ("right", "alone") and len(out["examples"]) < EXAMPLES:
             out["examples"].append({"message_id": t["message_id"], "upload": t["upload"],
                                     "want": sorted(want), "linked": sorted(linked)})
-    out["all_right"] = (out["right"] == out["spots"] - out["upload_not_in_catalog"] and out["wrong"] == 0
-                        and not (out["disposed_linked"] or out["forged_linked"] or out["placeholder_linked"]))
+    out["all_right"] = (out["right"] + out["alone"] == out["spots"] - out["upload_not_in_catalog"]
+                        and out["wrong"] == 0
+                        and not (out["disposed_linked"] or out["forged_linked"] or out["placeholder_linked"])
+                        and out["passwords"]["reached"] == out["passwords"]["told"]
+                        and not out["passwords"]["disposed_kept"])
     return out

@@ -99,7 +99,8 @@ class Feed:
 
 
 def plant(uploads: list[dict], seed: int, n: int, posted: dict | None = None) -> Feed:
-    """n spots for n of the uploads (named, complete), then a forged one, a
+    """n spots for n of the uploads (named, complete; the pending ones, all
+    random-named, first), then a forged one, a
     placeholder and a dispose of the last spot. posted: the files' first
     articles' (subject, poster, Date) by message-id (nzb_xml's): a spot is
     posted when its upload's first article was."""
@@ -107,7 +108,10 @@ def plant(uploads: list[dict], seed: int, n: int, posted: dict | None = None) ->
     key = SIM_KEYS[2]
     feed = Feed()
     named = [i for i, u in enumerate(uploads) if u.get("name") and u.get("complete")]
-    chosen = sorted(rng.sample(named, min(n, len(named))))
+    # the obfuscated uploads first: naming what headers cannot is what spots are for
+    pending = [i for i in named if uploads[i].get("kind") == "pending"][:n]
+    rest = [i for i in named if uploads[i].get("kind") != "pending"]
+    chosen = sorted(pending + rng.sample(rest, min(n - len(pending), len(rest))))
     for k, ui in enumerate(chosen):
         up = uploads[ui]
         nzb = nzb_xml(up, posted)

@@ -42,10 +42,13 @@ def file_identity(subject: str, poster: str) -> tuple[bytes, bytes, int]:
     parsed = parse_subject_py(raw)
     f = FileAgg()
     f.poster = poster.encode("utf-8", "surrogateescape")
+    # no file counter is a total of -1, as the window's subject parser leaves it
+    # (0 would give another identity: an album's members and lone files unmatched)
     if parsed is None:          # no counters: the subject is the name
-        f.name, f.rel, f.N = raw.strip().strip(b'"'), b"", 0
+        f.name, f.rel, f.N = raw.strip().strip(b'"'), b"", -1
     else:
-        f.name, f.rel, f.N = parsed["name"], parsed.get("release") or b"", parsed.get("files") or 0
+        files = parsed.get("files")
+        f.name, f.rel, f.N = parsed["name"], parsed.get("release") or b"", -1 if files is None else files
     return f.name, hashlib.sha1(identity_of(f)).digest(), f.N
 
 

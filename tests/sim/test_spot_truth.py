@@ -86,6 +86,22 @@ def test_matches_right_by_the_survivor_of_the_uploads_releases():
     # a merged-away release counts as its survivor
     split = [release(2, ["b1"]), release(5, ["c1"], merged_into=3), release(3, ["c2"])]
     assert score_matches(TRUTH, UPLOADS, split, {"s2@x": [2], "s3@x": [3]})["right"] == 2
+    # a link to a release merged away since is a link to its survivor
+    assert score_matches(TRUTH, UPLOADS, split, {"s2@x": [2], "s3@x": [5]})["right"] == 2
+
+
+def test_alone_spots_and_passwords_told():
+    releases = [release(2, ["b1"]), release(9, ["c1"])]            # 9: the spot's own release
+    truth = [dict(t) for t in TRUTH]
+    truth[1]["password"] = "pw2"
+    truth[0]["password"] = "gone"                                  # the disposed one's
+    m = score_matches(truth, UPLOADS, releases, {"s2@x": [2], "s3@x": [9]}, alone={"s3@x"},
+                      passwords={2: "pw2"})
+    assert (m["right"], m["alone"], m["passwords"]) == (1, 1, {"told": 1, "reached": 1, "disposed_kept": 0})
+    assert m["all_right"]
+    m = score_matches(truth, UPLOADS, releases, {"s2@x": [2], "s3@x": [9]}, alone={"s3@x"},
+                      passwords={2: None, 9: "gone"})
+    assert m["passwords"] == {"told": 1, "reached": 0, "disposed_kept": 1} and not m["all_right"]
 
 
 def test_matches_wrong_unmatched_and_links_that_must_not_be():

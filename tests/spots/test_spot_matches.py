@@ -137,3 +137,20 @@ def test_a_spots_title_finds_its_release_until_the_spot_is_disposed(conn):
     assert found("lighthouse") == 1 and found("keepers") == 0
     conn.execute("SELECT voyager.fold_search_counts()")
     assert conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0] == 0
+
+
+def test_the_inspectors_identity_of_a_file_is_the_windows():
+    """A spot's NZB file names the release identity the window gave it, with
+    a file counter or without one (an album's tracks, a lone file): else a
+    spot of such an upload finds nothing and stands alone beside it."""
+    from workers.inspector import file_identity
+
+    for shape in ("counter_first", "name_first", "quoted_only"):
+        p = Poster()
+        p.upload([("Quiet.Lake.2021.1080p.mkv", 2)], shape=shape, release="Quiet.Lake.2021.1080p", poster=UP)
+        p.pad(3000, T0 + HOUR)
+        w = Window(GROUP, {GROUP: 1})
+        w.feed(b"\r\n".join(p.lines) + b"\r\n", -1)
+        rel = next(r for r in w.take_batch()["releases"] + w.flush()["releases"] if r["name"].startswith("Quiet"))
+        _number, subject, poster = p.lines[0].decode().split("\t")[:3]
+        assert file_identity(subject, poster)[1] == rel["identity_key"], shape
