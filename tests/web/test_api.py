@@ -481,3 +481,29 @@ def test_a_word_search_pages_like_any_other(shared_app, keys):
     assert search(shared_app, k, t="search", q="harbor", limit="0").items == []
     j = json.loads(api(shared_app, t="search", q="harbor", apikey=k, o="json").text)["channel"]
     assert j["response"]["@attributes"] == {"offset": "0", "total": str(n)} and len(j["item"]) == n
+
+
+def test_a_spots_password_rides_the_nzb_and_goes_with_a_dispose(app, keys, ids, web_dsn):
+    """A spot linked to a release gives it the spot's password (its title's
+    {{...}}): t=get carries it in X-DNZB-Password and the NZB's meta; a
+    dispose of the spot takes it back out of both."""
+    import nzb as nzb_pkg
+
+    name = "Windows.11.2024.v2.0.x64-GRP"
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        guid = conn.execute("SELECT encode(release_key, 'hex') FROM voyager.releases WHERE id = %s",
+                            (ids[name],)).fetchone()[0]
+        conn.execute("""INSERT INTO voyager.spots (message_id, verified, trusted, title, posted_at, facts)
+                        VALUES ('<w@spot>', true, true, 'Windows 11 2024 {{sp0t-pw}}', now(),
+                                '{"password": {"value": "sp0t-pw", "source": "spot-title"}}')""")
+        conn.execute("INSERT INTO voyager.spot_matches (spot_id, release_id, via) VALUES ('<w@spot>', %s, 'identity')",
+                     (ids[name],))
+        assert conn.execute("SELECT voyager.apply_spot_matches()").fetchone()[0] == 1
+    resp = api(app, t="get", id=guid, apikey=keys["alice"])
+    assert resp.status == 200 and resp.headers["x-dnzb-password"] == "sp0t-pw"
+    assert nzb_pkg.Nzb.from_str(resp.text).meta.passwords == ("sp0t-pw",)
+    with psycopg.connect(web_dsn, autocommit=True) as conn:
+        conn.execute("SELECT voyager.take_back_spots(ARRAY['<w@spot>'])")
+    resp = api(app, t="get", id=guid, apikey=keys["alice"])
+    assert resp.status == 200 and "x-dnzb-password" not in resp.headers
+    assert not nzb_pkg.Nzb.from_str(resp.text).meta.passwords
