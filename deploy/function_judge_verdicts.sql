@@ -50,20 +50,16 @@ WITH rules AS MATERIALIZED (
            '\.(' || (SELECT string_agg(regexp_replace(lower(x), '[^a-z0-9]', '', 'g'), '|')
                        FROM jsonb_array_elements_text(coalesce(p_rules -> 'program_extensions', '[]')) x) || ')$'
                AS programs
-), rel AS MATERIALIZED (
-    SELECT r.id, r.readable, r.settled_at FROM voyager.releases r
+), rel AS MATERIALIZED (                     -- each release read once
+    SELECT r.id, r.name, r.readable, r.settled_at FROM voyager.releases r
      WHERE r.id = ANY (p_ids) AND r.merged_into IS NULL
 ), grp AS MATERIALIZED (                       -- each release judged, with itself and its members
-    -- named: a film, episode or music name on the release or a member (the
-    -- fake rule's), carried on each row rather than joined back by root
-    SELECT u.*, bool_or(rules.enabled ? 'fake' AND u.name ~* rules.media_name) OVER (PARTITION BY u.root) AS named,
-           NOT bool_or(u.readable) OVER (PARTITION BY u.root) AS unread
-      FROM (SELECT r.id AS root, r.id AS member, r.name, r.readable FROM rel x JOIN voyager.releases r ON r.id = x.id
+    SELECT u.*, NOT bool_or(u.readable) OVER (PARTITION BY u.root) AS unread
+      FROM (SELECT x.id AS root, x.id AS member, x.name, x.readable FROM rel x
             UNION ALL
-            SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)) u,
-           rules
+            SELECT m.merged_into, m.id, m.name, m.readable FROM voyager.releases m WHERE m.merged_into = ANY (p_ids)) u
 ), probes AS MATERIALIZED (                    -- the probed articles and what they showed
-    SELECT g.root, pc.kind, c.status, c.facts, g.named
+    SELECT g.root, pc.kind, c.status, c.facts
       FROM grp g
       JOIN voyager.probe_candidates pc ON pc.release_id = g.member AND pc.probed_at IS NOT NULL
       JOIN voyager.probe_cache c ON c.message_id = pc.message_id
@@ -72,22 +68,26 @@ WITH rules AS MATERIALIZED (
       FROM probes p, rules
      WHERE p.kind <> '7z-tail' AND rules.enabled ? 'dead'
      GROUP BY p.root HAVING bool_and(p.status = 1)
-), items AS (                                  -- a named release's content: entries and files read
+), items AS (                                  -- a release's content: entries and files read
     SELECT p.root, e ->> 'name' AS item, coalesce(lower(e ->> 'name') ~ rules.programs, false) AS program
       FROM probes p CROSS JOIN rules
      CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.facts #> '{archive,entries}') = 'array'
                                                   THEN p.facts #> '{archive,entries}' ELSE '[]' END) e
-     WHERE p.named AND p.status = 0 AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
+     WHERE rules.enabled ? 'fake' AND p.status = 0
+       AND coalesce(e ->> 'name', '') NOT IN ('', '/') AND e ->> 'name' !~ '/$'
     UNION ALL
     SELECT p.root, coalesce(p.facts #>> '{yenc,name}', p.kind),
            coalesce(lower(p.facts #>> '{yenc,name}') ~ rules.programs, false)
            OR p.facts #>> '{media,executable}' IS NOT NULL
       FROM probes p CROSS JOIN rules
-     WHERE p.named AND p.status = 0 AND p.kind IN ('lone', 'media')
-), fake AS (
-    SELECT i.root, 2 AS ord, 'fake' AS verdict,
-           jsonb_build_object('programs', to_jsonb((array_agg(DISTINCT i.item ORDER BY i.item))[1:5])) AS detail
+     WHERE rules.enabled ? 'fake' AND p.status = 0 AND p.kind IN ('lone', 'media')
+), programs AS (                               -- content that is all programs: the few whose name is asked
+    SELECT i.root, (array_agg(DISTINCT i.item ORDER BY i.item))[1:5] AS items
       FROM items i GROUP BY i.root HAVING bool_and(i.program)
+), fake AS (                                   -- ... under a film, episode or music name (its own or a member's)
+    SELECT x.root, 2 AS ord, 'fake' AS verdict, jsonb_build_object('programs', to_jsonb(x.items)) AS detail
+      FROM programs x, rules
+     WHERE EXISTS (SELECT FROM grp g WHERE g.root = x.root AND g.name ~* rules.media_name)
 ), hashes AS MATERIALIZED (
     SELECT g.root, h.md5_16k, h.size
       FROM grp g JOIN voyager.file_hashes h ON h.release_id = g.member, rules
