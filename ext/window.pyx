@@ -312,6 +312,28 @@ def identity_of(FileAgg f):
     return f.poster + b"\x00" + (f.rel or stem_of(f.name)) + b"\x00" + str(f.N).encode()
 
 
+def subject_identity(bytes subject, bytes poster):
+    """A file's subject and poster as the window reads them into a file: (its
+    name, its release identity as identity_of gives it, the counter total, -1
+    when the subject has none), names cut as the window cuts them; None for a
+    subject without a part counter (the window keeps no file of it). For what
+    reads subjects outside a window (a spot's NZB) and must name the same release."""
+    cdef Subj s
+    cdef const char* sub = subject
+    cdef FileAgg f
+    if not parse_subject(sub, len(subject), &s):
+        return None
+    if s.name_len > MAX_NAME_C or s.rel_len > MAX_NAME_C:
+        s.name_len = utf8_cut(sub + s.name_off, s.name_len, MAX_NAME_C)
+        s.rel_len = utf8_cut(sub + s.rel_off, s.rel_len, MAX_NAME_C)
+    f = FileAgg()
+    f.poster = poster
+    f.name = subject[s.name_off:s.name_off + s.name_len]
+    f.rel = subject[s.rel_off:s.rel_off + s.rel_len]
+    f.N = s.N
+    return f.name, identity_of(f), s.N
+
+
 def is_random(bytes stem):
     return hex_run(stem, len(stem))
 

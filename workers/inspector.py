@@ -20,7 +20,7 @@ import struct
 import psycopg
 
 from ext.codec import encode_packed
-from ext.window import FileAgg, identity_of, parse_subject_py
+from ext.window import FileAgg, identity_of, subject_identity
 from workers import claimant, claimant_arguments
 from workers.nntp import NntpBodyTooLarge, NntpConfig, NntpConnection
 from workers.spots import decode_spot_nzb
@@ -37,19 +37,19 @@ def _setting(conn, name: str, default: int) -> int:
 
 def file_identity(subject: str, poster: str) -> tuple[bytes, bytes, int]:
     """(the file's name as the window reads it from its subject, its release
-    identity's key as the window computes it (identity_of), the counter total)."""
+    identity's key as the window computes it, the counter total): the window's
+    own reading (ext.window.subject_identity), so a spot names the release the
+    header pass built. A subject without a part counter, of which the window
+    keeps no file, is its own name."""
     raw = subject.encode("utf-8", "surrogateescape")
-    parsed = parse_subject_py(raw)
-    f = FileAgg()
-    f.poster = poster.encode("utf-8", "surrogateescape")
-    # no file counter is a total of -1, as the window's subject parser leaves it
-    # (0 would give another identity: an album's members and lone files unmatched)
-    if parsed is None:          # no counters: the subject is the name
-        f.name, f.rel, f.N = raw.strip().strip(b'"'), b"", -1
-    else:
-        files = parsed.get("files")
-        f.name, f.rel, f.N = parsed["name"], parsed.get("release") or b"", -1 if files is None else files
-    return f.name, hashlib.sha1(identity_of(f)).digest(), f.N
+    poster_b = poster.encode("utf-8", "surrogateescape")
+    found = subject_identity(raw, poster_b)
+    if found is None:
+        f = FileAgg()
+        f.poster, f.name, f.rel, f.N = poster_b, raw.strip().strip(b'"'), b"", -1
+        found = (f.name, identity_of(f), -1)
+    name, identity, total = found
+    return name, hashlib.sha1(identity).digest(), total
 
 
 def _packed(segments) -> bytes:
