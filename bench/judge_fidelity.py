@@ -10,8 +10,7 @@ Prints one JSON line: sim.junk_truth's score (per rule junk uploads, judged
 right, otherwise, missed; the verdicts on real content, bar 0), phase 2's
 named-whole share, check_catalog and the search counts off; and the corpus's
 own checks: whether each junk upload reached the catalog and its probe facts
-show what its rule reads. Without the judge deployed the judge's steps are
-skipped (judge: "missing") and only the corpus is checked.
+show what its rule reads.
 """
 from __future__ import annotations
 
@@ -31,16 +30,13 @@ from voyager.db import fresh_database
 PROGRAM_EXTS = (".exe", ".scr", ".com", ".bat", ".msi", ".cmd", ".pif")
 
 
-def run_judge(conn: psycopg.Connection) -> dict | None:
+def run_judge(conn: psycopg.Connection) -> dict:
     """The judge's dirty queue until empty, then every surviving release as of
-    25 hours on; None when the judge is not deployed."""
-    if conn.execute("SELECT to_regprocedure('voyager.judge_releases(bigint[], timestamptz)')").fetchone()[0] is None:
-        return None
-    queue = conn.execute("SELECT to_regclass('voyager.judge_queue')").fetchone()[0]
+    25 hours on."""
     runs = []
     for _ in range(100):                      # bounded batches: again until the queue is empty
         runs.append(conn.execute("SELECT voyager.run_sql_job('judge')").fetchone()[0])
-        if queue is None or not conn.execute("SELECT EXISTS (SELECT FROM voyager.judge_queue)").fetchone()[0]:
+        if not conn.execute("SELECT EXISTS (SELECT FROM voyager.judge_queue)").fetchone()[0]:
             break
     daily = conn.execute("SELECT voyager.judge_releases(ARRAY(SELECT id FROM voyager.releases "
                          "WHERE merged_into IS NULL), now() + interval '25 hours')").fetchone()[0]
@@ -145,14 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         judgements = [{"release_id": r, "verdict": v, "hidden": h}
                       for r, v, h in conn.execute("SELECT release_id, verdict, hidden FROM voyager.release_judgements")]
         releases = catalog_releases(conn)
-        score = score_junk(truth, releases, judgements) if judge is not None else None
+        score = score_junk(truth, releases, judgements)
         named = score_phase2(truth, releases)["named"]
         sound = [p for p, n in conn.execute("SELECT * FROM voyager.check_catalog()") if n]
         counts = conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0]
     print(json.dumps({"bench": "judge-fidelity", "corpus": str(corpus), "seconds": round(time.monotonic() - t0, 1),
                       "probed": {k: probed[k] for k in ("fetched", "stored", "dead", "failed") if k in probed},
                       "jobs": {k: len(v) for k, v in jobs.items()},
-                      "judge": judge if judge is not None else "missing: voyager.judge_releases is not deployed",
+                      "judge": judge,
                       "score": score, "corpus_checks": checks,
                       "named_whole_share": round(named["whole"] / named["uploads"], 4) if named["uploads"] else None,
                       "check_catalog": sound, "search_counts_off": counts,
