@@ -169,38 +169,36 @@ def dirty_run(conn: psycopg.Connection, dirty: int, seed: int) -> dict:
                       FROM bench_dirty d WHERE c.message_id = format('j%s@bench', d.id)""")
     marks_cpu = backend_cpu(conn) - m0 if m0 is not None else None
     marked = conn.execute("SELECT count(*) FROM voyager.judge_queue").fetchone()[0]
+    runs, cost = drained(conn, "SELECT voyager.judge_dirty()", lambda out: out["left"] == 0, 3)
+    return {"marked": marked, "judged": sum(r["judged"] for r in runs), "hidden": sum(r["hidden"] for r in runs),
+            "batches": sum(r["batches"] for r in runs), **cost,
+            "marks_cpu_s": round(marks_cpu, 3) if marks_cpu is not None else None}
+
+
+def drained(conn: psycopg.Connection, call: str, done, digits: int) -> tuple[list[dict], dict]:
+    """A judge job's function called until `done` says its result is the last
+    (at most 100 calls), after a checkpoint: its results, and the wall
+    seconds, the backend's CPU and the server's CPU they took."""
     conn.execute("CHECKPOINT")
     c0, s0, w0 = backend_cpu(conn), postgres_cpu(conn), time.monotonic()
     runs = []
     while True:
-        out = conn.execute("SELECT voyager.judge_dirty()").fetchone()[0]
+        out = conn.execute(call).fetchone()[0]
         runs.append(out)
-        if out["left"] == 0 or len(runs) >= 100:
+        if done(out) or len(runs) >= 100:
             break
     c1, s1, w1 = backend_cpu(conn), postgres_cpu(conn), time.monotonic()
-    return {"marked": marked, "judged": sum(r["judged"] for r in runs), "hidden": sum(r["hidden"] for r in runs),
-            "batches": sum(r["batches"] for r in runs), "seconds": round(w1 - w0, 3),
-            "cpu_s": round(c1 - c0, 3) if c0 is not None else None,
-            "server_cpu_s": round(s1 - s0, 3) if s0 is not None else None,
-            "marks_cpu_s": round(marks_cpu, 3) if marks_cpu is not None else None}
+    return runs, {"seconds": round(w1 - w0, digits),
+                  "cpu_s": round(c1 - c0, digits) if c0 is not None else None,
+                  "server_cpu_s": round(s1 - s0, digits) if s0 is not None else None}
 
 
 def daily_run(conn: psycopg.Connection) -> dict:
     """The judge_daily job's pass from its start, run until done."""
     conn.execute("UPDATE voyager.jobs SET place = NULL, place_id = NULL WHERE name = 'judge_daily'")
-    conn.execute("CHECKPOINT")
-    c0, s0, w0 = backend_cpu(conn), postgres_cpu(conn), time.monotonic()
-    runs = []
-    while True:
-        out = conn.execute("SELECT voyager.judge_daily()").fetchone()[0]
-        runs.append(out)
-        if out["done"] or len(runs) >= 100:
-            break
-    c1, s1, w1 = backend_cpu(conn), postgres_cpu(conn), time.monotonic()
+    runs, cost = drained(conn, "SELECT voyager.judge_daily()", lambda out: out["done"], 2)
     return {"judged": sum(r["judged"] for r in runs), "hidden": sum(r["hidden"] for r in runs),
-            "changed": sum(r["changed"] for r in runs), "runs": len(runs), "seconds": round(w1 - w0, 2),
-            "cpu_s": round(c1 - c0, 2) if c0 is not None else None,
-            "server_cpu_s": round(s1 - s0, 2) if s0 is not None else None}
+            "changed": sum(r["changed"] for r in runs), "runs": len(runs), **cost}
 
 
 def main(argv: list[str] | None = None) -> int:
