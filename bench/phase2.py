@@ -36,17 +36,18 @@ WITH picked AS (                      -- the newest releases, in uploads of %(up
       FROM picked p JOIN voyager.releases r ON r.id = p.id WHERE p.k = 0
 )
 INSERT INTO bench_phase2 (id, u, k, holder, poster_id, group_id, posted_at, old_posted_at, old_poster_id,
-                          old_group_id)
+                          old_group_id, old_name)
 SELECT p.id, p.u, p.k, h.holder, h.poster_id, h.group_id, h.posted_at + make_interval(mins => p.k::integer),
-       r.posted_at, r.poster_id, r.group_id
+       r.posted_at, r.poster_id, r.group_id, r.name
   FROM picked p JOIN heads h ON h.u = p.u JOIN voyager.releases r ON r.id = p.id
 """
 
 
-def plant(conn: psycopg.Connection, probed: int, upload: int) -> None:
-    conn.execute("""CREATE TABLE IF NOT EXISTS bench_phase2 (id bigint PRIMARY KEY, u bigint, k bigint, holder bigint,
+def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfuscated") -> None:
+    conn.execute("DROP TABLE IF EXISTS bench_phase2")
+    conn.execute("""CREATE TABLE bench_phase2 (id bigint PRIMARY KEY, u bigint, k bigint, holder bigint,
                         poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
-                        old_poster_id integer, old_group_id integer)""")
+                        old_poster_id integer, old_group_id integer, old_name text)""")
     conn.execute("TRUNCATE bench_phase2")
     conn.execute(PLANT_SQL, {"probed": probed, "upload": upload})
     # one upload: one poster, one group, a minute apart (the chunk under its new month)
@@ -57,6 +58,14 @@ def plant(conn: psycopg.Connection, probed: int, upload: int) -> None:
     conn.execute("""UPDATE voyager.releases r SET poster_id = b.poster_id, group_id = b.group_id,
                            posted_at = b.posted_at, last_posted_at = b.posted_at + interval '30 seconds'
                       FROM bench_phase2 b WHERE r.id = b.id""")
+    if shape == "obfuscated":
+        # every file of the upload under a random name the window could not read: the par2
+        # set's name is the only one there is
+        conn.execute("""UPDATE voyager.releases r SET name = encode(substring(sha256(('obf' || b.id)::bytea) FROM 1 FOR 12), 'hex'),
+                               readable = false
+                          FROM bench_phase2 b WHERE r.id = b.id""")
+        conn.execute("""UPDATE voyager.release_texts t SET text = r.name FROM bench_phase2 b JOIN voyager.releases r ON r.id = b.id
+                         WHERE t.release_id = b.id AND t.kind = 1""")
     # the probes' facts as store_probes writes them
     conn.execute("""INSERT INTO voyager.par2_sets (set_id, creator, name, files, message_id, found_at)
                     SELECT substring(sha256(('set' || b.u)::bytea) FROM 1 FOR 16), 'par2cmdline',
@@ -94,6 +103,7 @@ def plant(conn: psycopg.Connection, probed: int, upload: int) -> None:
 
 def unplant(conn: psycopg.Connection) -> None:
     """The merges undone and the planted rows gone: the catalog as it was."""
+    conn.execute("ALTER TABLE bench_phase2 ADD COLUMN IF NOT EXISTS old_name text")    # planted by an older bench
     conn.execute("SELECT voyager.unmerge_releases(array_agg(DISTINCT survivor_id)) FROM voyager.release_merges")
     conn.execute("DELETE FROM voyager.file_hashes WHERE message_id LIKE 'p%@bench'")
     conn.execute("DELETE FROM voyager.probe_cache WHERE message_id LIKE 'p%@bench'")
@@ -102,8 +112,11 @@ def unplant(conn: psycopg.Connection) -> None:
                  "WHERE f.set_id = s.set_id AND s.message_id LIKE 'p%@bench'")
     conn.execute("DELETE FROM voyager.par2_sets WHERE message_id LIKE 'p%@bench'")
     conn.execute("""UPDATE voyager.releases r SET poster_id = b.old_poster_id, group_id = b.old_group_id,
-                           posted_at = b.old_posted_at, last_posted_at = b.old_posted_at + interval '600 seconds'
-                      FROM bench_phase2 b WHERE r.id = b.id""")
+                           posted_at = b.old_posted_at, last_posted_at = b.old_posted_at + interval '600 seconds',
+                           name = b.old_name, readable = true
+                      FROM bench_phase2 b WHERE r.id = b.id AND b.old_name IS NOT NULL""")
+    conn.execute("""UPDATE voyager.release_texts t SET text = b.old_name FROM bench_phase2 b
+                     WHERE t.release_id = b.id AND t.kind = 1 AND t.text <> b.old_name""")
     conn.execute("""UPDATE voyager.release_chunks c SET month = voyager.chunk_month(b.old_posted_at)
                       FROM bench_phase2 b
                      WHERE c.release_id = b.id AND c.month = voyager.chunk_month(b.posted_at)
@@ -117,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--releases", type=int, default=1_000_000, help="releases of the catalog")
     ap.add_argument("--probed", type=int, default=100_000, help="releases with a new probe result")
     ap.add_argument("--upload", type=int, default=10, help="releases an upload was posted as")
+    ap.add_argument("--shape", choices=("obfuscated", "unrelated"), default="obfuscated",
+                    help="obfuscated: every release of an upload random-named, the par2 set's name the only one "
+                         "(what phase 2 is for); unrelated: each keeps a readable catalog name of its own, "
+                         "ten unrelated titles merged into one (no upload looks like that: the worst case for "
+                         "the survivor's texts)")
     a = ap.parse_args(argv)
     cfg = Config.from_env()
     t0 = time.monotonic()
@@ -124,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     built = time.monotonic() - t0
     with psycopg.connect(dsn, autocommit=True) as conn:
         unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
-        plant(conn, a.probed, a.upload)
+        plant(conn, a.probed, a.upload, a.shape)
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
         conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
         runs = []
@@ -147,12 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         unplant(conn)
         undone = time.monotonic() - t1
     print(json.dumps({
-        "bench": "phase2", "releases": a.releases, "probed": a.probed, "upload": a.upload,
+        "bench": "phase2", "releases": a.releases, "probed": a.probed, "upload": a.upload, "shape": a.shape,
         "catalog_seconds": round(built, 1), "runs": runs,
         "max_run_seconds": max(r["seconds"] for r in runs),
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
         "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
-        "planted_merges": a.probed - a.probed // a.upload, "search_counts_off": counts_off,
+        "planted_merges": a.probed - -(-a.probed // a.upload), "search_counts_off": counts_off,
         "unmerge_seconds": round(undone, 1),
         "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}), flush=True)
     return 0

@@ -3096,8 +3096,8 @@ BEGIN
          WHERE c.release_id = h.id AND c.month = voyager.chunk_month(r.posted_at)
            AND voyager.chunk_month(r.posted_at) <> voyager.chunk_month(h.posted_at)
         RETURNING 1
-    ), renamed AS (
-        UPDATE voyager.release_texts t SET text = h.name
+    ), renamed AS (                   -- (at its new date: the date's move then leaves it alone)
+        UPDATE voyager.release_texts t SET text = h.name, posted_at = h.posted_at
           FROM heads h WHERE t.release_id = h.id AND t.kind = 1 AND t.text <> h.name
         RETURNING 1
     )
@@ -3113,8 +3113,15 @@ BEGIN
                              h.files, h.complete, h.has_par2, h.source, h.name);
 
     -- one kind-7 text a survivor: its members' lines, each once (every volume of an archive
-    -- lists the same entries); written only where it changed, as every text indexes its words
-    WITH lines AS (
+    -- lists the same entries) and only those bringing a word its own texts lack; written only
+    -- where it changed, as every text indexes its words
+    WITH own AS MATERIALIZED (
+        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words
+          FROM voyager.release_texts t
+         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
+         WHERE t.release_id = ANY (v_held) AND t.kind <> 7
+         GROUP BY t.release_id
+    ), lines AS (
         SELECT m.merged_into AS root, h.posted_at, l.line, min(t.kind) AS kind
           FROM voyager.releases m
           JOIN voyager.releases h ON h.id = m.merged_into
@@ -3125,7 +3132,9 @@ BEGIN
          GROUP BY m.merged_into, h.posted_at, l.line
     ), texts AS MATERIALIZED (
         SELECT l.root, l.posted_at, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
-          FROM lines l GROUP BY l.root, l.posted_at
+          FROM lines l LEFT JOIN own o ON o.root = l.root
+         WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
+         GROUP BY l.root, l.posted_at
     ), gone AS (
         DELETE FROM voyager.release_texts t
          WHERE t.release_id = ANY (p_roots) AND t.kind = 7
@@ -4524,7 +4533,8 @@ BEGIN
         -- a release's posting date moved (a date corrected): its texts' with it
         UPDATE voyager.release_texts t SET posted_at = n.posted_at
           FROM old_rows o JOIN new_rows n ON n.id = o.id
-         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
+         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id
+           AND t.posted_at IS DISTINCT FROM n.posted_at;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
             SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id

@@ -402,3 +402,22 @@ def test_what_a_member_learns_after_its_merge_reaches_its_survivor(upload):
                         (video,)).fetchone() == (1,)
     assert conn.execute("SELECT count(*) FROM voyager.merge_settle_queue").fetchone()[0] == 0
     sound(conn)
+
+
+def test_a_survivors_merged_text_holds_only_lines_that_bring_a_word(upload):
+    conn, video, par2, sample = upload
+    merge(conn, [(video, par2, "name", None), (video, sample, "name", None)])
+    # "harbor_lights_2024" brings no word "Harbor.Lights.2024.1080p" lacks; the sample's name does
+    assert conn.execute("SELECT text FROM voyager.release_texts WHERE release_id = %s AND kind = 7",
+                        (video,)).fetchall() == [("Harbor.Lights.2024.sample",)]
+    assert visible(conn, "lights") == [video] and visible(conn, "sample") == [video]
+    # a late listing of the par2 release with nothing new adds no line; one with a new word does
+    facts = {"archive": {"entries": [{"name": "HARBOR LIGHTS (2024) 1080p"}, {"name": "Tidewater.Extras.txt"}]}}
+    conn.execute("SELECT voyager.store_release_facts(%s)",
+                 (Jsonb([{"release_id": par2, "message_id": "late@x", "facts": facts}]),))
+    conn.execute("SELECT * FROM voyager.merge_pass()")
+    text = conn.execute("SELECT text FROM voyager.release_texts WHERE release_id = %s AND kind = 7",
+                        (video,)).fetchone()[0]
+    assert text.split("\n") == ["Harbor.Lights.2024.sample", "Tidewater.Extras.txt"]
+    assert visible(conn, "tidewater") == [video]
+    sound(conn)
