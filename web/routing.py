@@ -136,7 +136,7 @@ class Databases:
                     out = await fn(conn)
             except psycopg.errors.QueryCanceled:
                 raise                       # the statement's own timeout: the server is fine, and so is the answer
-            except psycopg.errors.TransactionRollbackError as e:
+            except psycopg.errors.TransactionRollback as e:
                 # a standby cancels a read that conflicts with what it replays: asked elsewhere
                 log.info("web: a read on %s was cancelled (%s), asked again elsewhere", rep.label, e.sqlstate)
                 continue

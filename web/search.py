@@ -122,19 +122,22 @@ class Totals:
 # a first page's matches at most: voyager.search_page's own, unless a test sets it
 PROBE: int | None = None
 
-# the catalog state the statement read, what search_page says of the page,
-# then each row's release columns (x.id first)
-SUMMARY = ("read_state", "total", "kept", "state", "plan", "substrings", "promote")
+# the catalog state the statement read and whether on a standby, what
+# search_page says of the page, then each row's release columns (x.id first)
+SUMMARY = ("read_state", "standby", "total", "kept", "state", "plan", "substrings", "promote")
 
-# a total this process keeps goes along only when it was counted at the state
-# the statement reads (search_page is STABLE: the same snapshot)
-SEARCH_SQL = f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state),
+# A total this process keeps goes along only when it was counted at the state
+# the statement reads (search_page is STABLE: the same snapshot). The shared
+# totals are asked for only on the primary: voyager.search_totals is
+# unlogged, so a standby has none and refuses to read it.
+SEARCH_SQL = f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
 page AS MATERIALIZED (
     SELECT p.* FROM s, voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
-        CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END, %(shared)s,
+        CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END,
+        CASE WHEN NOT s.standby THEN %(shared)s::bytea END,
         CASE WHEN s.state = %(substring_total_state)s::bigint THEN %(substring_total)s::bigint END,
-        %(substring_shared)s, s.state, %(plan)s, %(probe)s, %(releases)s) p)
-SELECT s.state AS read_state, {", ".join(f"page.{k}" for k in SUMMARY[1:])}, x.*
+        CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s) p)
+SELECT s.state AS read_state, s.standby, {", ".join(f"page.{k}" for k in SUMMARY[2:])}, x.*
   FROM s, page {PAGE_ROWS}"""
 
 
@@ -197,7 +200,7 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     if totals is not None and meta["kept"] is not None:
         key = replace(q, substring=meta["substrings"]).key()
         totals.put(key, state, total)
-        if meta["kept"] == "counted":
+        if meta["kept"] == "counted" and not meta["standby"]:
             found.keep = (_hash(key), state, total)
     return found
 
@@ -205,9 +208,9 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
 async def leave(db, found: Found) -> None:
     """What a search leaves for later, in calls of their own on the primary
     (`db.primary()`; a replica refuses writes). A total counted on a replica
-    is kept too: it is exact for the state the replica read, which a process
-    reading at that state (the primary's, or a replica's that has replayed as
-    far) finds; the web drops the totals of past states every 30 s."""
+    is not shared (`find` leaves none to keep): the shared totals are
+    unlogged, for the primary's readers alone, and a replica's state is
+    seldom the primary's then; this process keeps it all the same."""
     if found.promote is None and found.keep is None:
         return
     async with db.primary() as conn:
