@@ -108,6 +108,7 @@ class Databases:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
         for rep in self.replicas:
+            rep.state, rep.why = "down", "closed"
             self._drop(rep)
             if rep.checker is not None:
                 await rep.checker.close()
