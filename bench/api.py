@@ -190,6 +190,18 @@ def _prewarm(dsn: str, standby: bool = False) -> dict:
                 "prewarmed_mb": round(pages * 8192 / 2**20)}
 
 
+def _warm_gets(dsn: str, inputs: dict) -> int:
+    """The chunks the run's `get`s read, read once on this server: a replica
+    made for the run starts with none of them in its memory, where the
+    primary has them from the catalog's build; the MB read."""
+    guids = [bytes.fromhex(q.split("id=", 1)[1]) for q in inputs["get"]]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        n = conn.execute("SELECT coalesce(sum(length(s.chunk)), 0) FROM voyager.releases r "
+                         "CROSS JOIN LATERAL voyager.nzb_source(r.id) s WHERE r.release_key = ANY(%s)",
+                         (guids,)).fetchone()[0]
+    return round(n / 2**20)
+
+
 def _bench_keys(dsn: str, n: int) -> list[str]:
     """A user per client (admin: no quota), as a busy indexer's clients are;
     the keys kept as they are made (a stored key is only its hash: a user of
@@ -422,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
+    warm["get_chunks_mb"] = _warm_gets(dsn, inputs)
     from web.server import default_workers, pool_size
 
     workers = args.workers or default_workers()
@@ -454,6 +467,7 @@ def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, 
         _prewarm(dsn)                                          # the shared totals emptied again
         for rep in reps:
             out.setdefault("prewarmed_mb", []).append(_prewarm(rep.dsn(database), standby=True)["prewarmed_mb"])
+            _warm_gets(rep.dsn(database), inputs)
         server, port = _serve(dsn, args, [r.dsn(database) for r in reps])
         kill: dict = {}
         try:
