@@ -60,7 +60,8 @@ class Replica:
     pool: AsyncConnectionPool | None = None
     checker: psycopg.AsyncConnection | None = None
     busy: int = 0                       # reads on it now
-    picks: int = 0
+    picks: int = 0                      # reads sent to it
+    turn: int = 0                       # when it was last picked: of the least busy, the longest unpicked
 
     def figures(self) -> dict:
         return {"replica": self.label, "state": self.state, "why": self.why,
@@ -77,6 +78,7 @@ class Databases:
     marks: collections.deque = field(default_factory=collections.deque)
     _watcher: asyncio.Task | None = None
     _closing: set = field(default_factory=set)
+    _turns: int = 0
 
     def __post_init__(self):
         self.replicas = [Replica(d, _label(d)) for d in self.config.replicas]
@@ -159,8 +161,9 @@ class Databases:
         up = [r for r in self.replicas if r.state == "up" and r not in tried]
         if not up:
             return None
-        rep = min(up, key=lambda r: (r.busy, r.picks))
-        rep.picks += 1
+        rep = min(up, key=lambda r: (r.busy, r.turn))
+        self._turns += 1
+        rep.turn, rep.picks = self._turns, rep.picks + 1
         return rep
 
     def _down(self, rep: Replica, why: str) -> None:
