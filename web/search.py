@@ -122,9 +122,9 @@ class Totals:
 # a first page's matches at most: voyager.search_page's own, unless a test sets it
 PROBE: int | None = None
 
-# the catalog state the statement read and whether on a standby, what
-# search_page says of the page, then each row's release columns (x.id first)
-SUMMARY = ("read_state", "standby", "total", "kept", "state", "plan", "substrings", "promote")
+# what search_page says of the page (the total first), the catalog state the
+# statement read and whether on a standby, then each row's release columns (x.id first)
+SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_state", "standby")
 
 # A total this process keeps goes along only when it was counted at the state
 # the statement reads (search_page is STABLE: the same snapshot). The shared
@@ -137,7 +137,7 @@ page AS MATERIALIZED (
         CASE WHEN NOT s.standby THEN %(shared)s::bytea END,
         CASE WHEN s.state = %(substring_total_state)s::bigint THEN %(substring_total)s::bigint END,
         CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s) p)
-SELECT s.state AS read_state, s.standby, {", ".join(f"page.{k}" for k in SUMMARY[2:])}, x.*
+SELECT {", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
   FROM s, page {PAGE_ROWS}"""
 
 
