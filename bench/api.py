@@ -15,6 +15,13 @@ Kinds:
                    (Sonarr t=tvsearch&cat=5030,5040, Radarr t=movie, Prowlarr
                    t=search, ...; extended=1)
   get              t=get of a 100-file release (5,000 segments, ~480 KB NZB)
+
+--replicas N: then the same requests again against a server reading from N
+streaming replicas of the cluster (`voyager db replica`: the existing ones
+first, `benchK` made for the rest and removed after unless
+--keep-replicas), their figures beside one server's and the p95 ratio per
+kind. --kill-replica: a replica's postmaster SIGKILLed a third of the way
+into that run and started again 2 s later; every failed request counts.
 """
 from __future__ import annotations
 
@@ -103,13 +110,20 @@ def _tree_cpu(root: int) -> float:
 
 
 class Meters:
-    """CPU of the web server's processes and of the PostgreSQL server, per kind."""
+    """CPU of the web server's processes and of the PostgreSQL servers (the
+    primary's, and the replicas' it reads from), per kind."""
 
-    def __init__(self, server_pid: int, postmaster: int | None):
-        self.server_pid, self.postmaster = server_pid, postmaster
+    def __init__(self, server_pid: int, postmasters):
+        self.server_pid, self.postmasters = server_pid, postmasters      # () -> the servers' postmaster pids
+        self.pids = postmasters()
 
     def read(self) -> tuple[float, float | None]:
-        return _tree_cpu(self.server_pid), server_cpu(self.postmaster) if self.postmaster else None
+        pids = self.postmasters()
+        if pids != self.pids or not all(map(_alive, pids)):
+            self.pids = pids
+            return _tree_cpu(self.server_pid), None          # a server killed or restarted in between: no figure
+        cpu = [server_cpu(pid) for pid in pids]
+        return _tree_cpu(self.server_pid), None if None in cpu or not cpu else sum(cpu)
 
 
 async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: list[str],
@@ -155,7 +169,7 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
             # CPU milliseconds per request: what the throughput on two cores is made of
             **({"web_cpu_ms": round((after[0] - before[0]) * 1000 / max(len(latencies), 1), 2),
                 "postgres_cpu_ms": (round((after[1] - before[1]) * 1000 / max(len(latencies), 1), 2)
-                                    if after[1] is not None else None),
+                                    if after[1] is not None and before[1] is not None else None),
                 "client_cpu_ms": round(cpu * 1000 / max(len(latencies), 1), 2)} if meters else {})}
 
 
@@ -164,14 +178,28 @@ HOT = ("releases", "release_texts", "release_texts_trgm_idx", "release_texts_wor
        "search_counts", "search_counts_pkey")
 
 
-def _prewarm(dsn: str) -> dict:
-    """The catalog's hot relations into shared buffers, as on a running indexer."""
+def _prewarm(dsn: str, standby: bool = False) -> dict:
+    """The catalog's hot relations into shared buffers, as on a running
+    indexer (a replica's too: reading them writes nothing)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("TRUNCATE voyager.search_totals")      # every run counts its totals afresh
-        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+        if not standby:
+            conn.execute("TRUNCATE voyager.search_totals")      # every run counts its totals afresh
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
         pages = sum(conn.execute("SELECT pg_prewarm(%s)", (f"voyager.{r}",)).fetchone()[0] for r in HOT)
         return {"shared_buffers": conn.execute("SHOW shared_buffers").fetchone()[0],
                 "prewarmed_mb": round(pages * 8192 / 2**20)}
+
+
+def _warm_gets(dsn: str, inputs: dict) -> int:
+    """The chunks the run's `get`s read, read once on this server: a replica
+    made for the run starts with none of them in its memory, where the
+    primary has them from the catalog's build; the MB read."""
+    guids = [bytes.fromhex(q.split("id=", 1)[1]) for q in inputs["get"]]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        n = conn.execute("SELECT coalesce(sum(length(s.chunk)), 0) FROM voyager.releases r "
+                         "CROSS JOIN LATERAL voyager.nzb_source(r.id) s WHERE r.release_key = ANY(%s)",
+                         (guids,)).fetchone()[0]
+    return round(n / 2**20)
 
 
 def _bench_keys(dsn: str, n: int) -> list[str]:
@@ -222,6 +250,20 @@ def _postmaster(dsn: str) -> int | None:
             return None
 
 
+def _alive(pid: int | None) -> bool:
+    try:
+        return pid is not None and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _pid_of(cluster) -> int | None:
+    try:
+        return int((cluster.datadir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _load_average() -> list[float]:
     try:
         return [round(x, 2) for x in os.getloadavg()]
@@ -245,6 +287,123 @@ async def _wait_up(port: int, timeout: float = 60) -> None:
         await asyncio.sleep(0.3)
 
 
+def _serve(dsn: str, args, replica_dsns: list[str] = ()) -> tuple[subprocess.Popen, int]:
+    """`voyager web` on the catalog (reading from the replicas given), and its port."""
+    port = free_port()
+    env = dict(os.environ, VOYAGER_WEB_DSN=dsn, VOYAGER_WEB_COUNT_CACHE="0" if args.no_count_cache else "1",
+               VOYAGER_WEB_REPLICAS=",".join(replica_dsns))
+    server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
+                               "--workers", str(args.workers)], env=env, cwd=Path(__file__).resolve().parent.parent,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    return server, port
+
+
+def _stop(server: subprocess.Popen) -> None:
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+
+
+def _run(port: int, meters: Meters, inputs: dict, args, keys: list[str], log, out: dict, during=None) -> None:
+    """The warm-up, the one-client figures (--service), then every kind with
+    all the clients, into `out`; `during(started)`, when given, runs beside them."""
+    async def drive():
+        await run_kind(port, "warmup", [f"/api?{q}" for q in inputs["warmup"]], args.clients, keys)
+        side = asyncio.get_running_loop().create_task(during(time.monotonic())) if during else None
+        if args.service:
+            out["one_client"] = {}
+            for kind in args.kinds.split(","):
+                paths = [f"/api?{q}" for q in inputs[kind][-args.service:]]
+                out["one_client"][kind] = await run_kind(port, kind, paths, 1, keys, meters)
+                log(f"{kind}, one client: {json.dumps(out['one_client'][kind])}")
+        for kind in args.kinds.split(","):
+            # (not the one client's: those are asked last)
+            paths = [f"/api?{q}" for q in inputs[kind][:min(args.requests, len(inputs[kind]) - args.service)]]
+            out["load_average_before"] = out.get("load_average_before") or _load_average()
+            out["kinds"][kind] = await run_kind(port, kind, paths, args.clients, keys, meters)
+            out["kinds"][kind]["target_p95_ms"] = TARGETS_MS.get(kind)
+            log(f"{kind}: {json.dumps(out['kinds'][kind])}")
+        if side is not None:
+            await side
+
+    asyncio.run(drive())
+    out["load_average_after"] = _load_average()
+
+
+def _replicas(dsn: str, n: int, log) -> tuple[list, list]:
+    """N replicas of the local cluster, caught up: the existing ones first,
+    `benchK` made for the rest; (all of them, the ones made here)."""
+    from voyager import db, replicas
+    from voyager.config import Config
+
+    cfg = Config.from_env()
+    if not cfg.local:
+        raise SystemExit("--replicas: replicas are made of the project's own cluster (VOYAGER_DSN is set)")
+    primary = db.cluster(cfg)
+    have = replicas.replicas(primary, cfg.home)[:n]
+    made = []
+    k = 1
+    while len(have) + len(made) < n:
+        name = f"bench{k}"
+        k += 1
+        if name not in {r.name for r in have}:
+            made.append(replicas.add(primary, cfg.home, name, log=log))
+    reps = have + made
+    database = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for rep in reps:
+            rep.cluster.start()
+            deadline = time.monotonic() + 600
+            while True:
+                try:
+                    with psycopg.connect(rep.dsn(database), autocommit=True, connect_timeout=5) as rconn:
+                        replicas.wait_replayed(conn, rconn, timeout=max(deadline - time.monotonic(), 1))
+                    break
+                except psycopg.OperationalError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(1)
+    return reps, made
+
+
+async def _kill_and_restart(rep, after: float, started: float, log, report: dict) -> None:
+    """SIGKILL the replica's postmaster `after` seconds in, start it again 2 s later."""
+    await asyncio.sleep(max(after - (time.monotonic() - started), 0))
+    pid = _pid_of(rep.cluster)
+    os.kill(pid, signal.SIGKILL)
+    report.update(replica=rep.name, killed_at_s=round(time.monotonic() - started, 2))
+    log(f"killed replica {rep.name} (postmaster {pid})")
+    await asyncio.sleep(2)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            await asyncio.to_thread(rep.cluster.start)
+            break
+        except Exception:                   # its old backends still hold the shared memory: a moment
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+    report["started_again_at_s"] = round(time.monotonic() - started, 2)
+    log(f"started replica {rep.name} again")
+
+
+def _serving(rep, database: str, timeout: float = 30) -> bool:
+    """The web's pool back on the replica: client connections to the catalog there."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with psycopg.connect(rep.dsn(database), autocommit=True, connect_timeout=2) as conn:
+                if conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchone()[0] >= 2:
+                    return True
+        except psycopg.OperationalError:
+            pass
+        time.sleep(0.5)
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     from voyager.config import Config
 
@@ -260,7 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rebuild", action="store_true", help="build the catalog again (after a schema change)")
     p.add_argument("--service", type=int, default=0, metavar="N",
                    help="also N requests per kind from one client first (the service time, no queueing)")
+    p.add_argument("--replicas", type=int, default=0, metavar="N",
+                   help="then the same against a server reading from N replicas of the cluster")
+    p.add_argument("--kill-replica", action="store_true",
+                   help="with --replicas: SIGKILL a replica mid-run, start it again; the failed requests counted")
+    p.add_argument("--keep-replicas", action="store_true", help="keep the replicas this run made")
     args = p.parse_args(argv)
+    if args.kill_replica and not args.replicas:
+        p.error("--kill-replica needs --replicas N")
 
     cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
@@ -268,48 +434,69 @@ def main(argv: list[str] | None = None) -> int:
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
     inputs = _inputs(dsn, args.requests, args.seed)
-    port = free_port()
-    env = dict(os.environ, VOYAGER_WEB_DSN=dsn,
-               VOYAGER_WEB_COUNT_CACHE="0" if args.no_count_cache else "1")
-    server = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
-                               "--workers", str(args.workers)], env=env, cwd=Path(__file__).resolve().parent.parent,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    warm["get_chunks_mb"] = _warm_gets(dsn, inputs)
     from web.server import default_workers, pool_size
 
     workers = args.workers or default_workers()
     out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
                  "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
                  "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
+    primary_pm = _postmaster(dsn)
+    server, port = _serve(dsn, args)
     try:
         asyncio.run(_wait_up(port))
-        meters = Meters(server.pid, _postmaster(dsn))
-
-        async def drive():
-            await run_kind(port, "warmup", [f"/api?{q}" for q in inputs["warmup"]], args.clients, keys)
-            if args.service:
-                out["one_client"] = {}
-                for kind in args.kinds.split(","):
-                    paths = [f"/api?{q}" for q in inputs[kind][-args.service:]]
-                    del inputs[kind][-args.service:]             # not asked again below
-                    out["one_client"][kind] = await run_kind(port, kind, paths, 1, keys, meters)
-                    log(f"{kind}, one client: {json.dumps(out['one_client'][kind])}")
-            for kind in args.kinds.split(","):
-                paths = [f"/api?{q}" for q in inputs[kind][:args.requests]]
-                out["load_average_before"] = out.get("load_average_before") or _load_average()
-                out["kinds"][kind] = await run_kind(port, kind, paths, args.clients, keys, meters)
-                out["kinds"][kind]["target_p95_ms"] = TARGETS_MS.get(kind)
-                log(f"{kind}: {json.dumps(out['kinds'][kind])}")
-
-        asyncio.run(drive())
-        out["load_average_after"] = _load_average()
+        _run(port, Meters(server.pid, lambda: [primary_pm]), inputs, args, keys, log, out)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        _stop(server)
+    if args.replicas:
+        out["replicas"] = _replica_run(dsn, args, inputs, keys, log, out, primary_pm)
     print(json.dumps(out))
     return 0
+
+
+def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, primary_pm: int | None) -> dict:
+    """The same requests against a server reading from --replicas replicas."""
+    from voyager import replicas as replica_mod
+    from voyager import db
+    from voyager.config import Config
+
+    reps, made = _replicas(dsn, args.replicas, log)
+    database = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
+    out: dict = {"count": len(reps), "names": [r.name for r in reps], "made": [r.name for r in made], "kinds": {}}
+    try:
+        _prewarm(dsn)                                          # the shared totals emptied again
+        for rep in reps:
+            out.setdefault("prewarmed_mb", []).append(_prewarm(rep.dsn(database), standby=True)["prewarmed_mb"])
+            _warm_gets(rep.dsn(database), inputs)
+        server, port = _serve(dsn, args, [r.dsn(database) for r in reps])
+        kill: dict = {}
+        try:
+            asyncio.run(_wait_up(port))
+            meters = Meters(server.pid, lambda: [primary_pm] + [_pid_of(r.cluster) for r in reps])
+            # a third of the way into the run, as long as one server's took
+            wall = sum(k["requests"] / max(k["requests_per_second"], 1) for k in one["kinds"].values())
+            during = ((lambda started: _kill_and_restart(reps[0], wall / 3, started, log, kill))
+                      if args.kill_replica else None)
+            _run(port, meters, inputs, args, keys, log, out, during)
+            if args.kill_replica:
+                kill["read_from_again"] = _serving(reps[0], database)
+        finally:
+            _stop(server)
+        logged = server.stderr.read().decode(errors="replace")
+        out["failed_requests"] = sum(k["errors"] for k in out["kinds"].values())
+        if args.kill_replica:
+            # what the web said of it: down, then up again
+            mark = f"replica {reps[0].cluster.host}:{reps[0].cluster.port}/"
+            kill["web_log"] = [line.split("web: ", 1)[-1][:160] for line in logged.splitlines() if mark in line][:6]
+            out["kill"] = kill
+        out["p95_ratio"] = {k: round(v["p95_ms"] / one["kinds"][k]["p95_ms"], 2)
+                            for k, v in out["kinds"].items() if v["p95_ms"] and one["kinds"].get(k, {}).get("p95_ms")}
+    finally:
+        if not args.keep_replicas:
+            primary = db.cluster(Config.from_env())
+            for rep in made:
+                replica_mod.remove(primary, Config.from_env().home, rep.name, log=log)
+    return out
 
 
 if __name__ == "__main__":

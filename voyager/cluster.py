@@ -131,8 +131,18 @@ class Cluster:
                 fh.write(f"{key} = {value}\n")
         return True
 
+    def _killed(self) -> bool:
+        """The postmaster of postmaster.pid was killed and is not reaped yet
+        (a zombie: where no init reaps, it stays one): pg_ctl and the next
+        postmaster take it for a live server."""
+        try:
+            pid = int((self.datadir / "postmaster.pid").read_text().split()[0])
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        except (OSError, ValueError, IndexError):
+            return False
+
     def running(self) -> bool:
-        if not self.initialised():
+        if not self.initialised() or self._killed():
             return False
         out = subprocess.run(_as_service_user([self._bin("pg_ctl"), "-D", str(self.datadir), "status"]),
                              capture_output=True, text=True)
@@ -142,6 +152,8 @@ class Cluster:
         """Start unless running; returns True when it started the server."""
         if self.running():
             return False
+        if self._killed():
+            (self.datadir / "postmaster.pid").unlink()
         _run(_as_service_user([
             self._bin("pg_ctl"), "-D", str(self.datadir), "-l", str(self.logfile), "-w", "-t", "60", "start",
         ]))

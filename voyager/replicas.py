@@ -12,8 +12,9 @@ stop before it (`voyager db up|down`).
 How far a replica is behind is measured two ways, one home each: on the
 primary (`PRIMARY_SQL`: the bytes of WAL a slot's standby has not replayed)
 and on the replica itself (`LAG_SQL`: the seconds since the last transaction
-it replayed, 0 when it has replayed all it received and still streams), which
-the web reads before it trusts a replica with a search.
+it replayed, 0 when it has replayed all it received and still streams; and
+where its replay stands, which the web holds against the primary's
+`FLUSHED_SQL` before it trusts a replica with a search: web/routing.py).
 """
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ DEFAULT_NAME = "r1"
 # the WAL receiver streaming) is no lag, however long the primary has been
 # quiet; else the age of the last transaction it replayed (the web's own
 # counters commit with every request, so on a served catalog that age is the
-# replay's delay)
+# replay's delay); then where its replay stands (a WAL position as a number)
+# and that age with no allowance for a quiet primary: what the web holds
+# against the primary's FLUSHED_SQL
 LAG_SQL = """SELECT pg_is_in_recovery() AS standby,
        pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::bigint AS unreplayed_bytes,
        CASE WHEN NOT pg_is_in_recovery() THEN 0
@@ -43,7 +46,14 @@ LAG_SQL = """SELECT pg_is_in_recovery() AS standby,
                  AND (SELECT status FROM pg_stat_wal_receiver) = 'streaming' THEN 0
             ELSE extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())
        END::float8 AS lag_seconds,
-       pg_is_wal_replay_paused() AS paused"""
+       pg_is_wal_replay_paused() AS paused,
+       (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint AS replayed_lsn,
+       extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp())::float8 AS replayed_seconds"""
+
+# the primary's WAL written out so far, as a number: what a standby can have
+# received and replayed (a commit is in it a moment after it is visible, with
+# synchronous_commit off)
+FLUSHED_SQL = "SELECT (pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint"
 
 # the primary's view: each physical slot, its standby when connected, the
 # bytes of WAL it has not replayed (from the slot's restart point when it is

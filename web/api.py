@@ -22,7 +22,7 @@ from . import feeds, search
 from .app import settings_for
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import CHUNK_ORDER, CHUNK_SQL, nzb_bytes, release_of_rows
+from .nzbs import nzb_bytes, release_chunk
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -269,27 +269,30 @@ async def api(request: Request) -> HTTPResponse:
         key = p.get("apikey", "").strip()
         if not key or len(key) > 64 or "apikey" in p.bad:
             return _error(100, fmt)
-        async with ctx.pool.connection() as conn:
-            if t == "get":
-                return await _get(request, conn, p, key, fmt)
+        if t == "get":
+            return await _get(request, p, key, fmt)
+        # the key and the day's count: a write, the primary's
+        async with ctx.db.primary() as conn:
             cur = await conn.execute("SELECT * FROM voyager.api_use(%s, 'request')", (key,))
             user = dict(zip([c.name for c in cur.description], await cur.fetchone()))
-            if user["code"]:
-                return _error(user["code"], fmt)
-            if p.bad:
-                raise ApiError(201, p.bad[0])
-            limits = Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
-            ask = _common(p, ctx.web)
-            site = _site(request, key)
-            if t in SEARCHES:
-                q = search_query(t, p, ctx.cats, admin=user["admin"])
-                return await _search(request, conn, q, ask, site, limits, user["catalog_state"], key)
-            release_id = await _release_id(conn, p)
-            if t == "details":
-                rows = await _details_rows(conn, release_id)
-                ask.wanted = None
-                return _feed(rows, site, ctx.cats, len(rows), ask, limits)
-            return await _getnfo(conn, release_id, p, site, ctx.cats, ask, limits)
+        if user["code"]:
+            return _error(user["code"], fmt)
+        if p.bad:
+            raise ApiError(201, p.bad[0])
+        limits = Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
+        ask = _common(p, ctx.web)
+        site = _site(request, key)
+        if t in SEARCHES:
+            q = search_query(t, p, ctx.cats, admin=user["admin"])
+            return await _search(request, q, ask, site, limits, user["catalog_state"], key)
+        find = _release_find(p)
+        if t == "details":
+            rows = await ctx.db.read(lambda conn: _details_rows(conn, find), behind=lambda rows: not rows)
+            if not rows:
+                raise ApiError(300)
+            ask.wanted = None
+            return _feed(rows, site, ctx.cats, len(rows), ask, limits)
+        return await _getnfo(request, find, p, site, ask, limits)
     except ApiError as e:
         return _error(e.code, fmt, e.detail)
     except psycopg.errors.QueryCanceled:
@@ -303,24 +306,31 @@ async def api(request: Request) -> HTTPResponse:
         return _error(900, fmt)
 
 
-async def _search(request: Request, conn, q: search.Query, ask: Ask, site: Site, limits: Limits, state: int,
+async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limits: Limits, state: int,
                   key: str) -> HTTPResponse:
+    """`state` is the primary's, from the key's check: a document kept under
+    it was rendered from a read of that very state (on whichever server), so
+    it is served as it is; else the search is read (a replica's when up) and
+    its document kept under the state it read."""
     ctx = request.app.ctx
     cached = ctx.web.count_cache
     ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
-        async with settings_for(conn, ctx.web):
-            total, rows = await search.run(conn, q, ask.limit, ask.offset, state=state,
-                                           totals=ctx.totals if cached else None)
+        async def read(conn) -> search.Found:
+            async with settings_for(conn, ctx.web):
+                return await search.find(conn, q, ask.limit, ask.offset, totals=ctx.totals if cached else None)
+
+        found = await ctx.db.read(read)
+        await search.leave(ctx.db, found)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
-        kw = dict(site=marked, cats=ctx.cats, total=total, offset=ask.offset, wanted=ask.wanted)
+        kw = dict(site=marked, cats=ctx.cats, total=found.total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":
-            body = feeds.rss_json(rows, **kw, limits_mark=LIMITS_MARK)
+            body = feeds.rss_json(found.rows, **kw, limits_mark=LIMITS_MARK)
         else:
-            body = feeds.rss(rows, **kw, limits_mark=LIMITS_MARK)
+            body = feeds.rss(found.rows, **kw, limits_mark=LIMITS_MARK)
         if cached:
-            ctx.responses.put(ckey, state, body)
+            ctx.responses.put(ckey, found.state, body)
     if ask.fmt == "json":
         import json
 
@@ -347,40 +357,46 @@ async def _caps(request: Request, fmt: str) -> HTTPResponse:
     return raw(feeds.caps(**kw), content_type=XML)
 
 
-async def _release_id(conn, p: dict) -> int | None:
-    """The release an `id` or `guid` parameter names (its 40-hex guid; `id` also
-    takes the catalog's number); None when there is none."""
+def _release_find(p: dict) -> tuple[str, object]:
+    """(a query for the release's id with one parameter, the parameter) of
+    an `id` or `guid` parameter (its 40-hex guid; `id` also takes the
+    catalog's number; a merged-away release answers with its survivor)."""
     v = (p.get("id") or p.get("guid") or "").strip()
     if not v:
         raise ApiError(200, "id")
     if GUID.match(v):
-        cur = await conn.execute("SELECT voyager.release_of_guid(%s)", (bytes.fromhex(v),))
-    elif DIGITS.match(v) and "id" in p:
-        cur = await conn.execute("SELECT voyager.release_of_id(%s)", (int(v),))
-    else:
-        raise ApiError(300)
-    row = await cur.fetchone()
-    if row is None or row[0] is None:
-        raise ApiError(300)
-    return row[0]
+        return "SELECT voyager.release_of_guid(%s)", bytes.fromhex(v)
+    if DIGITS.match(v) and "id" in p:
+        return "SELECT voyager.release_of_id(%s)", int(v)
+    raise ApiError(300)
 
 
-async def _details_rows(conn, release_id: int) -> list[dict]:
+async def _details_rows(conn, find: tuple[str, object]) -> list[dict]:
     cur = await conn.execute(f"SELECT {search.ITEM_COLUMNS} FROM voyager.releases r {search.ITEM_JOINS} "
-                             "WHERE r.id = %s", (release_id,))
+                             f"WHERE r.id = ({find[0]})", (find[1],))
     cols = [c.name for c in cur.description]
     return [dict(zip(cols, row)) for row in await cur.fetchall()]
 
 
-async def _getnfo(conn, release_id, p, site, cats, ask: Ask, limits) -> HTTPResponse:
-    cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (release_id,))
-    nfo = await cur.fetchone()
+async def _getnfo(request: Request, find: tuple[str, object], p, site, ask: Ask, limits) -> HTTPResponse:
+    async def read(conn):
+        rows = await _details_rows(conn, find)
+        if not rows:
+            return None
+        cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (rows[0]["id"],))
+        nfo = await cur.fetchone()
+        return rows, nfo[0] if nfo else None
+
+    # no release, or no NFO yet: perhaps only not replayed yet
+    found = await request.app.ctx.db.read(read, behind=lambda got: got is None or got[1] is None)
+    if found is None:
+        raise ApiError(300)
+    rows, nfo = found
     if nfo is None:
         raise ApiError(300, "no NFO")
     if _flag(p, "raw"):
-        return raw(nfo[0], content_type="text/plain; charset=utf-8")
-    rows = await _details_rows(conn, release_id)
-    return _feed(rows, site, cats, len(rows), ask, limits, description=nfo[0])
+        return raw(nfo, content_type="text/plain; charset=utf-8")
+    return _feed(rows, site, request.app.ctx.cats, len(rows), ask, limits, description=nfo)
 
 
 UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
@@ -391,45 +407,46 @@ def _filename(name: str) -> str:
     return safe[:200]
 
 
-def _get_sql(find: str) -> str:
-    """One round trip: the counted download, then (when granted) the release and its chunks, a row each."""
-    return f"""WITH u AS MATERIALIZED (SELECT code FROM voyager.api_use(%(key)s, 'download', ({find})))
-            SELECT u.code, c.* FROM u
-              LEFT JOIN LATERAL ({CHUNK_SQL.format(find=find)} WHERE u.code = 0{CHUNK_ORDER}) c ON true"""
+def _use_sql(find: str) -> str:
+    """The counted download: the key's code (100, 101, 300, 501 in that
+    order; the download and the grab counted when 0) and the release's id."""
+    return f"""WITH f AS MATERIALIZED ({find})
+            SELECT u.code, (SELECT x FROM f) FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f)) u"""
 
 
 # a merged-away release answers with its survivor
-GET_BY_GUID = _get_sql("SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL")
-GET_BY_ID = _get_sql("SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL")
-GET_NONE = _get_sql("SELECT NULL::bigint WHERE %(arg)s::text IS NULL")
+USE_BY_GUID = _use_sql("SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL")
+USE_BY_ID = _use_sql("SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL")
+USE_NONE = _use_sql("SELECT NULL::bigint AS x WHERE %(arg)s::text IS NULL")
 
 
-async def _get(request: Request, conn, p: dict, key: str, fmt: str) -> HTTPResponse:
-    """The key, the release and the day's downloads in one call (100, 101, 300,
-    501 in that order; the download and the grab counted), then the chunk."""
+async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
+    """The key, the release and the day's downloads in one call on the
+    primary (it writes), then the release's chunks read where reads go."""
     ctx = request.app.ctx
     if p.bad:
         # the key's own error first, then the parameter's; nothing counted
-        cur = await conn.execute("SELECT code FROM voyager.api_use(%s, 'none')", (key,))
-        return _error((await cur.fetchone())[0] or 201, fmt, p.bad[0])
+        async with ctx.db.primary() as conn:
+            cur = await conn.execute("SELECT code FROM voyager.api_use(%s, 'none')", (key,))
+            return _error((await cur.fetchone())[0] or 201, fmt, p.bad[0])
     v = (p.get("id") or p.get("guid") or "").strip()
     if GUID.match(v):
-        sql, arg = GET_BY_GUID, bytes.fromhex(v)
+        sql, arg = USE_BY_GUID, bytes.fromhex(v)
     elif DIGITS.match(v) and "id" in p:
-        sql, arg = GET_BY_ID, int(v)
+        sql, arg = USE_BY_ID, int(v)
     else:
-        sql, arg = GET_NONE, None
-    # binary results: the chunk as it is stored, not in hex for the server to
-    # write and this process to read back (a 100 KB chunk is 200 KB of hex)
-    cur = await conn.execute(sql, {"key": key, "arg": arg}, binary=True)
-    rows = await cur.fetchall()
-    code = rows[0][0]
+        sql, arg = USE_NONE, None
+    async with ctx.db.primary() as conn:
+        cur = await conn.execute(sql, {"key": key, "arg": arg})
+        code, release_id = await cur.fetchone()
     if code == 300 and not v:
         code = 200
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
-    rel = release_of_rows([c.name for c in cur.description[1:]], [row[1:] for row in rows])
-    if rel is None or rel["id"] is None or rel["chunks"] is None:
+    # a replica that has not replayed the release (or its chunks) yet: the primary's
+    rel = await ctx.db.read(lambda conn: release_chunk(conn, release_id),
+                            behind=lambda rel: rel is None or rel["chunks"] is None)
+    if rel is None or rel["chunks"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)
 

@@ -1,6 +1,7 @@
 """The Sanic application: `create_app(config) -> Sanic`, one Blueprint per area
-(the Newznab API, the pages), the psycopg pool opened before the server
-starts and closed after it stops."""
+(the Newznab API, the pages), the database pools (web/routing.py: the
+primary's, a replica's each) opened before the server starts and closed
+after it stops."""
 from __future__ import annotations
 
 import asyncio
@@ -8,11 +9,11 @@ import contextlib
 import itertools
 import logging
 
-from psycopg_pool import AsyncConnectionPool
 from sanic import Sanic
 
 from .config import WebConfig
 from .feeds import Categories
+from .routing import Databases
 from .search import Totals
 
 log = logging.getLogger("voyager.web")
@@ -66,25 +67,19 @@ def create_app(config: WebConfig | None = None) -> Sanic:
     app.blueprint(pages.bp)
 
     @app.before_server_start
-    async def open_pool(app: Sanic, _loop=None) -> None:
+    async def open_pools(app: Sanic, _loop=None) -> None:
         keep_heap_pad()                 # in each worker process
-        kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None}
-        if config.prepare:
-            # direct connections: the settings for the session (pgbouncer
-            # refuses startup options; there `settings_for` sets them per transaction)
-            kwargs["options"] = " ".join(f"-c {k}={v}" for k, v in config.statement_settings().items())
-        app.ctx.pool = AsyncConnectionPool(config.dsn, min_size=min(2, config.pool_size),
-                                           max_size=config.pool_size, open=False, kwargs=kwargs)
-        await app.ctx.pool.open(wait=True, timeout=30)
+        app.ctx.db = Databases(config)
+        await app.ctx.db.open()
         await refresh(app)
         app.ctx.refresher = asyncio.get_running_loop().create_task(_refresh_loop(app))
 
     @app.after_server_stop
-    async def close_pool(app: Sanic, _loop=None) -> None:
+    async def close_pools(app: Sanic, _loop=None) -> None:
         task = getattr(app.ctx, "refresher", None)
         if task is not None:
             task.cancel()
-        await app.ctx.pool.close()
+        await app.ctx.db.close()
 
     return app
 
@@ -106,17 +101,17 @@ async def settings_for(conn, config: WebConfig):
 
 
 async def refresh(app: Sanic) -> None:
-    async with app.ctx.pool.connection() as conn:
-        app.ctx.cats, app.ctx.id_kinds = await load_catalog_facts(conn)
+    app.ctx.cats, app.ctx.id_kinds = await app.ctx.db.read(load_catalog_facts)
 
 
 async def _refresh_loop(app: Sanic) -> None:
-    """Catalog facts now and then; the change counter's rows folded into one."""
+    """Catalog facts now and then; the change counter's rows folded into one
+    and the shared totals of past states dropped (on the primary)."""
     while True:
         await asyncio.sleep(REFRESH_SECONDS)
         try:
             await refresh(app)
-            async with app.ctx.pool.connection() as conn:
+            async with app.ctx.db.primary() as conn:
                 await conn.execute("SELECT voyager.compact_catalog_changes()")
                 await conn.execute("DELETE FROM voyager.search_totals WHERE state < voyager.catalog_state()")
         except asyncio.CancelledError:

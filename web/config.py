@@ -3,6 +3,7 @@ README) over the project's database settings."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 
 from voyager.config import Config
@@ -27,6 +28,10 @@ class WebConfig:
     secure_cookies: bool = False       # VOYAGER_WEB_SECURE_COOKIES=1 behind TLS
     limit_default: int = 100
     limit_max: int = 100
+    replicas: tuple[str, ...] = ()     # VOYAGER_WEB_REPLICAS: the read replicas' DSNs (web/routing.py)
+    replica_max_lag: float = 30.0      # VOYAGER_WEB_REPLICA_MAX_LAG: seconds a replica's catalog may be behind
+    replica_check: float = 1.0         # seconds between the looks at the replicas' health and lag
+    replica_timeout: float = 2.0       # seconds to connect to a replica, or to wait for one of its connections
 
     def statement_settings(self) -> dict[str, str]:
         """What the web's statements run under: a runaway search is cancelled,
@@ -37,8 +42,13 @@ class WebConfig:
 
     @classmethod
     def from_env(cls, **overrides) -> "WebConfig":
+        """The environment's settings; `overrides` over them (`replicas` as
+        VOYAGER_WEB_REPLICAS is written, `local` among them)."""
         cfg = Config.from_env()
-        dsn = _env("VOYAGER_WEB_DSN", cfg.dsn)
+        dsn = overrides.get("dsn") or _env("VOYAGER_WEB_DSN", cfg.dsn)
+        spec = overrides.pop("replicas", None)
+        overrides["replicas"] = replica_dsns(os.environ.get("VOYAGER_WEB_REPLICAS", "") if spec is None else spec,
+                                             dsn, cfg)
         out = cls(
             dsn=dsn,
             base_url=os.environ.get("VOYAGER_WEB_URL") or None,
@@ -47,5 +57,35 @@ class WebConfig:
             prepare=_env("VOYAGER_WEB_PREPARE", "1") != "0",
             count_cache=_env("VOYAGER_WEB_COUNT_CACHE", "1") != "0",
             secure_cookies=_env("VOYAGER_WEB_SECURE_COOKIES", "0") == "1",
+            replica_max_lag=seconds(_env("VOYAGER_WEB_REPLICA_MAX_LAG", "30")),
         )
         return replace(out, **overrides)
+
+
+def seconds(v: str | float) -> float:
+    """`30`, `30s`, `2.5`: seconds."""
+    return float(str(v).strip().removesuffix("s"))
+
+
+def replica_dsns(spec: str | list[str] | tuple[str, ...], dsn: str, cfg: Config | None = None) -> tuple[str, ...]:
+    """The replicas' DSNs of a list (commas between them; spaces too between
+    URIs, a key=value DSN keeps its own); `local` stands for the project's own
+    replicas (`voyager db replica add`), each with `dsn`'s database."""
+    items = [spec] if isinstance(spec, str) else list(spec)
+    out: list[str] = []
+    for item in (x.strip() for i in items for x in i.split(",")):
+        parts = item.split() if re.fullmatch(r"(\s*(local|postgres(ql)?://\S+)\s*)+", item) else [item]
+        for part in filter(None, parts):
+            out += local_replicas(dsn, cfg or Config.from_env()) if part == "local" else [part]
+    return tuple(dict.fromkeys(out))
+
+
+def local_replicas(dsn: str, cfg: Config) -> list[str]:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from voyager import db, replicas
+
+    if not cfg.local:
+        raise ValueError("VOYAGER_DSN is set: `local` replicas are those of the project's own cluster")
+    database = conninfo_to_dict(dsn).get("dbname") or cfg.database
+    return [rep.dsn(database) for rep in replicas.replicas(db.cluster(cfg), cfg.home)]

@@ -15,6 +15,7 @@ import logging
 import re
 import secrets
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -141,10 +142,7 @@ def _csrf(token: str) -> str:
     return hmac.new(token.encode(), b"voyager-form", hashlib.sha256).hexdigest()[:32]
 
 
-async def _session_user(request: Request, conn) -> dict | None:
-    token = request.cookies.get(COOKIE)
-    if not token or len(token) > 100:
-        return None
+async def _session_user(conn, token: str) -> dict | None:
     cur = await conn.execute(
         """SELECT u.id, u.name, u.role, u.suspended, r.admin,
                   coalesce(u.requests_per_day, r.requests_per_day) AS requests_max,
@@ -153,13 +151,7 @@ async def _session_user(request: Request, conn) -> dict | None:
              JOIN voyager.roles r ON r.name = u.role
             WHERE s.token_hash = %s AND s.expires_at > now()""", (_hash(token),))
     row = await cur.fetchone()
-    if row is None:
-        return None
-    user = dict(zip([c.name for c in cur.description], row))
-    if user["suspended"]:
-        return None
-    request.ctx.csrf = _csrf(token)
-    return user
+    return dict(zip([c.name for c in cur.description], row)) if row else None
 
 
 def _login_redirect(request: Request) -> HTTPResponse:
@@ -168,18 +160,22 @@ def _login_redirect(request: Request) -> HTTPResponse:
 
 
 def signed_in(handler):
-    """A page that needs a session: otherwise to the sign-in, answering nothing."""
+    """A page that needs a session: otherwise to the sign-in, answering
+    nothing. The session is read where reads go, and from the primary when
+    not found there (a sign-in's session a replica has not replayed yet)."""
     async def wrapped(request: Request, *args, **kwargs):
-        async with request.app.ctx.pool.connection() as conn:
-            user = await _session_user(request, conn)
-            if user is None:
-                return _login_redirect(request)
-            request.ctx.user = user
-            request.ctx.conn = conn
-            try:
-                return await handler(request, *args, **kwargs)
-            except psycopg.errors.QueryCanceled:
-                return render(request, "error.html", status=503, message="The search took too long; narrow it down.")
+        token = request.cookies.get(COOKIE)
+        user = None
+        if token and len(token) <= 100:
+            user = await request.app.ctx.db.read(partial(_session_user, token=token), behind=lambda u: u is None)
+        if user is None or user["suspended"]:
+            return _login_redirect(request)
+        request.ctx.user = user
+        request.ctx.csrf = _csrf(token)
+        try:
+            return await handler(request, *args, **kwargs)
+        except psycopg.errors.QueryCanceled:
+            return render(request, "error.html", status=503, message="The search took too long; narrow it down.")
     wrapped.__name__ = handler.__name__
     return wrapped
 
@@ -230,7 +226,7 @@ async def login(request: Request) -> HTTPResponse:
         return _login_form(request, 403, nxt, "That form has expired; sign in again.")
     user, throttled = None, False
     if name and key and len(name) <= 64 and len(key) <= 64:
-        async with request.app.ctx.pool.connection() as conn:
+        async with request.app.ctx.db.primary() as conn:
             cur = await conn.execute("SELECT * FROM voyager.sign_in(%s, %s, %s)", (name, key, _address(request)))
             user, throttled = await cur.fetchone()
             if user is not None:
@@ -256,8 +252,9 @@ async def logout(request: Request) -> HTTPResponse:
     form = request.form or {}
     if not _same(form.get("csrf") or "", request.ctx.csrf):
         return render(request, "error.html", status=403, message="That form has expired.")
-    await request.ctx.conn.execute("DELETE FROM voyager.web_sessions WHERE token_hash = %s",
-                                   (_hash(request.cookies.get(COOKIE)),))
+    async with request.app.ctx.db.primary() as conn:
+        await conn.execute("DELETE FROM voyager.web_sessions WHERE token_hash = %s",
+                           (_hash(request.cookies.get(COOKIE)),))
     resp = redirect("/login", status=303, headers=_headers())
     resp.delete_cookie(COOKIE, path="/")
     return resp
@@ -331,10 +328,15 @@ async def _listing(request: Request, heading: str, template: str = "list.html", 
     page = request.args.get("page") or ""
     page, _ = _form_int({"page": page if valid_text(page) else ""}, "page", 1, 100_000)
     page = max(page or 1, 1)
-    state = await _state(request)
-    async with settings_for(request.ctx.conn, ctx.web):
-        total, rows = await search.run(request.ctx.conn, q, PAGE, (page - 1) * PAGE, state=state,
-                                       totals=ctx.totals if ctx.web.count_cache else None)
+
+    async def read(conn) -> search.Found:
+        async with settings_for(conn, ctx.web):
+            return await search.find(conn, q, PAGE, (page - 1) * PAGE,
+                                     totals=ctx.totals if ctx.web.count_cache else None)
+
+    found = await ctx.db.read(read)
+    await search.leave(ctx.db, found)
+    total, rows = found.total, found.rows
     keep = {k: v for k, v in form.items() if v}
     pages = {}
     if page > 1:
@@ -346,8 +348,8 @@ async def _listing(request: Request, heading: str, template: str = "list.html", 
                   query_string=urlencode({"q": form["q"]}) if form["q"] else "")
 
 
-async def _state(request: Request) -> int:
-    cur = await request.ctx.conn.execute("SELECT voyager.catalog_state()")
+async def _state(conn) -> int:
+    cur = await conn.execute("SELECT voyager.catalog_state()")
     return (await cur.fetchone())[0]
 
 
@@ -377,12 +379,22 @@ VISIBLE = "NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.releas
 @signed_in
 async def browse(request: Request) -> HTTPResponse:
     ctx = request.app.ctx
-    state = await _state(request)
+    by_cat, by_group = await ctx.db.read(partial(_browse_counts, ctx=ctx))
+    tree = []
+    for root in ctx.cats.roots():
+        subs = [(c, ctx.cats.names[c], by_cat.get(c, 0)) for c in ctx.cats.children(root)]
+        tree.append((root, ctx.cats.names[root], by_cat.get(root, 0) + sum(n for _c, _n, n in subs), subs))
+    return render(request, "browse.html", tree=tree, groups=by_group)
+
+
+async def _browse_counts(conn, ctx) -> tuple[dict, list]:
+    """Releases by category and by group, kept per catalog state (the state of the server read)."""
+    state = await _state(conn)
     key = ("browse-counts",)
     counts = ctx.totals.get(key, state) if ctx.web.count_cache else None
     if counts is None:
-        async with settings_for(request.ctx.conn, ctx.web):
-            cur = await request.ctx.conn.execute(
+        async with settings_for(conn, ctx.web):
+            cur = await conn.execute(
                 f"""SELECT (SELECT coalesce(jsonb_object_agg(c, n), '{{}}') FROM
                              (SELECT voyager.search_category(category) AS c, count(*) AS n FROM voyager.releases r
                                WHERE {VISIBLE} GROUP BY 1) x),
@@ -395,12 +407,7 @@ async def browse(request: Request) -> HTTPResponse:
             by_cat, by_group, seen = await cur.fetchone()
         counts = ({int(k): v for k, v in by_cat.items()}, by_group)
         ctx.totals.put(key, seen, counts)
-    by_cat, by_group = counts
-    tree = []
-    for root in ctx.cats.roots():
-        subs = [(c, ctx.cats.names[c], by_cat.get(c, 0)) for c in ctx.cats.children(root)]
-        tree.append((root, ctx.cats.names[root], by_cat.get(root, 0) + sum(n for _c, _n, n in subs), subs))
-    return render(request, "browse.html", tree=tree, groups=by_group)
+    return counts
 
 
 @bp.get("/browse/category/<cat:int>")
@@ -424,10 +431,10 @@ async def browse_group(request: Request, group: str) -> HTTPResponse:
 
 # -- a release -------------------------------------------------------------------
 
-async def _release_by_guid(request: Request, guid: str) -> dict | None:
+async def _release_by_guid(conn, guid: str) -> dict | None:
     if not GUID.match(guid):
         return None
-    cur = await request.ctx.conn.execute(
+    cur = await conn.execute(
         f"""SELECT {search.ITEM_COLUMNS}, gs.groups, r.settled_at, r.first_seen_at, r.source,
                    r.first_article, r.last_article, pw.password AS password_text
               FROM voyager.releases r {search.ITEM_JOINS}
@@ -440,19 +447,31 @@ async def _release_by_guid(request: Request, guid: str) -> dict | None:
 @bp.get("/release/<guid:str>")
 @signed_in
 async def release_page(request: Request, guid: str) -> HTTPResponse:
-    rel = await _release_by_guid(request, guid.lower())
-    if rel is None:
+    guid = guid.lower()
+
+    async def read(conn) -> dict | None:
+        rel = await _release_by_guid(conn, guid)
+        if rel is None:
+            return None
+        if rel["release_key"].hex() != guid:           # merged away: the survivor's page
+            return {"survivor": rel["release_key"].hex()}
+        cur = await conn.execute("SELECT kind, text FROM voyager.release_texts WHERE release_id = %s "
+                                 "ORDER BY kind, text", (rel["id"],))
+        texts = await cur.fetchall()
+        cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (rel["id"],))
+        nfo = await cur.fetchone()
+        return {"rel": rel, "texts": texts, "nfo": nfo[0] if nfo else None, "chunk": await release_chunk(conn, rel["id"]),
+                "judgement": await _judgement(conn, rel["id"]) if rel["verdict"] else None,
+                "spots": await _spots(conn, rel["id"])}
+
+    # not found on a replica: perhaps not replayed yet
+    page = await request.app.ctx.db.read(read, behind=lambda got: got is None)
+    if page is None:
         return render(request, "error.html", status=404, message="No such release.")
-    if rel["release_key"].hex() != guid.lower():       # merged away: the survivor's page
-        return redirect("/release/" + rel["release_key"].hex(), status=301, headers=_headers())
-    conn = request.ctx.conn
-    cur = await conn.execute("SELECT kind, text FROM voyager.release_texts WHERE release_id = %s ORDER BY kind, text",
-                             (rel["id"],))
-    texts = await cur.fetchall()
-    cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (rel["id"],))
-    nfo = await cur.fetchone()
+    if "survivor" in page:
+        return redirect("/release/" + page["survivor"], status=301, headers=_headers())
+    rel, texts, chunk = page["rel"], page["texts"], page["chunk"]
     words, _ = search.split_words(request.args.get("q") or "")
-    chunk = await release_chunk(conn, rel["id"])
     files, broken = [], False
     if chunk and chunk["chunks"] is not None:
         try:
@@ -460,11 +479,9 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
         except ValueError:
             broken = True
     matched = [(k, t) for k, t in texts if words and all(w in t.lower() for w in words)]
-    judgement = await _judgement(conn, rel["id"]) if rel["verdict"] else None
-    return render(request, "release.html", rel=rel, guid=guid.lower(), texts=texts, matched=matched, words=words,
+    return render(request, "release.html", rel=rel, guid=guid, texts=texts, matched=matched, words=words,
                   files=files, broken=broken, cats=request.app.ctx.cats, span=_span(rel["posted_at"], rel["last_posted_at"]),
-                  info=name_info(rel["name"]), nfo=nfo[0] if nfo else None, judgement=judgement,
-                  spots=await _spots(conn, rel["id"]))
+                  info=name_info(rel["name"]), nfo=page["nfo"], judgement=page["judgement"], spots=page["spots"])
 
 
 async def _spots(conn, release_id: int) -> list[dict]:
@@ -511,17 +528,19 @@ async def _judgement(conn, release_id: int) -> dict | None:
 @signed_in
 async def nzb_download(request: Request, guid: str) -> HTTPResponse:
     user = request.ctx.user
-    conn = request.ctx.conn
-    rel = await _release_by_guid(request, guid.lower())
+    db = request.app.ctx.db
+    rel = await db.read(partial(_release_by_guid, guid=guid.lower()), behind=lambda r: r is None)
     if rel is None:
         return render(request, "error.html", status=404, message="No such release.")
-    cur = await conn.execute("SELECT code FROM voyager.user_use(%s, 'download', %s)", (user["id"], rel["id"]))
-    (code,) = await cur.fetchone()
+    async with db.primary() as conn:                   # the download counted: a write
+        cur = await conn.execute("SELECT code FROM voyager.user_use(%s, 'download', %s)", (user["id"], rel["id"]))
+        (code,) = await cur.fetchone()
     if code == 501:
         return render(request, "error.html", status=429, message="Your NZB downloads for today are used up.")
     if code:
         return render(request, "error.html", status=403, message="Downloads are not open to this account.")
-    chunk = await release_chunk(conn, rel["id"])
+    chunk = await db.read(partial(release_chunk, release_id=rel["id"]),
+                          behind=lambda c: c is None or c["chunks"] is None)
     if chunk is None or chunk["chunks"] is None:
         return render(request, "error.html", status=404, message="This release has no segments.")
     try:
@@ -536,10 +555,10 @@ async def nzb_download(request: Request, guid: str) -> HTTPResponse:
 @signed_in
 async def account(request: Request) -> HTTPResponse:
     user = request.ctx.user
-    cur = await request.ctx.conn.execute(
-        "SELECT requests, downloads FROM voyager.user_days WHERE user_id = %s AND day = (now() AT TIME ZONE 'UTC')::date",
-        (user["id"],))
-    today = await cur.fetchone() or (0, 0)
+    async with request.app.ctx.db.primary() as conn:     # where the requests have just counted
+        cur = await conn.execute("SELECT requests, downloads FROM voyager.user_days "
+                                 "WHERE user_id = %s AND day = (now() AT TIME ZONE 'UTC')::date", (user["id"],))
+        today = await cur.fetchone() or (0, 0)
     return render(request, "account.html", today=today, api_url=f"{request.scheme}://{request.host}/api")
 
 
@@ -551,20 +570,21 @@ async def status(request: Request) -> HTTPResponse:
 
     if not request.ctx.user["admin"]:
         return render(request, "error.html", status=403, message="The status page is an admin's.")
-    conn = request.ctx.conn
     panels = []
-    for key, title, view, one in PANELS:
-        cur = await conn.execute(f"SELECT * FROM {view} LIMIT 500")
-        panels.append((key, title, view, one, [c.name for c in cur.description], await cur.fetchall()))
-    cur = await conn.execute(
-        """SELECT (SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs) AS grabs,
-                  (SELECT count(*) FROM voyager.users) AS users,
-                  (SELECT coalesce(sum(requests), 0) FROM voyager.user_days
-                    WHERE day = (now() AT TIME ZONE 'UTC')::date) AS api_requests_today,
-                  (SELECT coalesce(sum(downloads), 0) FROM voyager.user_days
-                    WHERE day = (now() AT TIME ZONE 'UTC')::date) AS nzbs_today""")
-    figures = dict(zip([c.name for c in cur.description], await cur.fetchone()))
-    return render(request, "status.html", panels=panels, figures=figures)
+    # the primary's views: the system as it runs (a standby's own would tell of its replay)
+    async with request.app.ctx.db.primary() as conn:
+        for key, title, view, one in PANELS:
+            cur = await conn.execute(f"SELECT * FROM {view} LIMIT 500")
+            panels.append((key, title, view, one, [c.name for c in cur.description], await cur.fetchall()))
+        cur = await conn.execute(
+            """SELECT (SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs) AS grabs,
+                      (SELECT count(*) FROM voyager.users) AS users,
+                      (SELECT coalesce(sum(requests), 0) FROM voyager.user_days
+                        WHERE day = (now() AT TIME ZONE 'UTC')::date) AS api_requests_today,
+                      (SELECT coalesce(sum(downloads), 0) FROM voyager.user_days
+                        WHERE day = (now() AT TIME ZONE 'UTC')::date) AS nzbs_today""")
+        figures = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+    return render(request, "status.html", panels=panels, figures=figures, replicas=request.app.ctx.db.figures())
 
 
 def _cell(v, name: str = "") -> str:

@@ -12,12 +12,15 @@ letters and digits, and a release matches when one of its texts has every
 word of the query (release_texts' words GIN index: exact posting lists, no
 recheck); as substrings (`substring`) they go through the trigram index.
 
-What a search leaves for later is a statement of its own after it: a common
+What a search leaves for later is a statement of its own after it, on the
+primary (`leave`; the search itself may have read a replica): a common
 word's tracking asked of the fold (voyager.ask_search_promotion), a counted
 total kept for the web's other processes (voyager.keep_search_total). Totals
 are kept once per catalog state: voyager.catalog_state() moves with every
 committed change of what a search reads (statement triggers), so a total
-cached under a state is exact for as long as the state is the one read.
+cached under a state is exact for as long as the state is the one read. The
+search's statement reads the state in its own snapshot, on whichever server
+it runs, and a cached total goes along only for that state.
 """
 from __future__ import annotations
 
@@ -101,6 +104,14 @@ class Totals:
         self.entries.move_to_end(key)
         return hit[1]
 
+    def held(self, key: tuple) -> tuple[int | None, int | None]:
+        """(state, total) held for a query, whichever state it was counted at."""
+        hit = self.entries.get(key)
+        if hit is None:
+            return None, None
+        self.entries.move_to_end(key)
+        return hit
+
     def put(self, key: tuple, state: int, total: int) -> None:
         self.entries[key] = (state, total)
         self.entries.move_to_end(key)
@@ -111,15 +122,23 @@ class Totals:
 # a first page's matches at most: voyager.search_page's own, unless a test sets it
 PROBE: int | None = None
 
-# what search_page says of the page, before each row's release columns (x.id first)
-SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote")
+# what search_page says of the page (the total first), the catalog state the
+# statement read and whether on a standby, then each row's release columns (x.id first)
+SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_state", "standby")
 
-SEARCH_SQL = f"""WITH page AS MATERIALIZED (
-    SELECT * FROM voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s, %(total)s, %(shared)s,
-                                      %(substring_total)s, %(substring_shared)s, %(state)s, %(plan)s,
-                                      %(probe)s, %(releases)s))
-SELECT {", ".join(f"page.{k}" for k in SUMMARY)}, x.*
-  FROM page {PAGE_ROWS}"""
+# A total this process keeps goes along only when it was counted at the state
+# the statement reads (search_page is STABLE: the same snapshot). The shared
+# totals are asked for only on the primary: voyager.search_totals is
+# unlogged, so a standby has none and refuses to read it.
+SEARCH_SQL = f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
+page AS MATERIALIZED (
+    SELECT p.* FROM s, voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
+        CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END,
+        CASE WHEN NOT s.standby THEN %(shared)s::bytea END,
+        CASE WHEN s.state = %(substring_total_state)s::bigint THEN %(substring_total)s::bigint END,
+        CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s) p)
+SELECT {", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
+  FROM s, page {PAGE_ROWS}"""
 
 
 def query_json(q: Query) -> str:
@@ -132,17 +151,18 @@ def query_json(q: Query) -> str:
         "complete": q.complete, "passworded": q.passworded, "judged": q.judged, "substring": q.substring})
 
 
-def search_sql(q: Query, limit: int, offset: int, *, state: int | None = None, totals: Totals | None = None,
-               plan: str | None = None, probe: int | None = None, releases: int | None = None) -> tuple[str, dict]:
-    """The one statement of a search: voyager.search_page's total, how it came
-    by it and the page's ids, the rows with them. What this process knows of
-    the totals (of the words as words and as substrings) goes along."""
-    params = {"q": query_json(q), "limit": limit, "offset": offset, "total": None, "shared": None,
-              "substring_total": None, "substring_shared": None, "state": state, "plan": plan,
-              "probe": PROBE if probe is None else probe, "releases": releases}
+def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = None, plan: str | None = None,
+               probe: int | None = None, releases: int | None = None) -> tuple[str, dict]:
+    """The one statement of a search: the catalog state it reads,
+    voyager.search_page's total, how it came by it and the page's ids, the
+    rows with them. What this process knows of the totals (of the words as
+    words and as substrings, each with the state it was counted at) goes along."""
+    params = {"q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
+              "shared": None, "substring_total": None, "substring_total_state": None, "substring_shared": None,
+              "plan": plan, "probe": PROBE if probe is None else probe, "releases": releases}
     if totals is not None:
         for name, key in (("", q.key()), ("substring_", replace(q, substring=True).key())):
-            params[f"{name}total"] = totals.get(key, state)
+            params[f"{name}total_state"], params[f"{name}total"] = totals.held(key)
             params[f"{name}shared"] = _hash(key)
     return SEARCH_SQL, params
 
@@ -152,15 +172,21 @@ class Found:
     total: int
     rows: list[dict]
     plan: str                   # the way voyager.search_page took
+    state: int                  # the catalog state read: total and rows are exact for it
+    promote: str | None = None  # words to ask the fold to track (voyager.ask_search_promotion)
+    keep: tuple | None = None   # (query hash, state, total): a counted total for the other processes
 
 
-async def find(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-               plan: str | None = None, probe: int | None = None, releases: int | None = None) -> Found:
-    """A search in one statement, then what it leaves for later in calls of
-    their own (the statement writes nothing). `plan`, `probe` and `releases`
-    stand in for the database's own choices where a test wants them."""
+async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None, plan: str | None = None,
+               probe: int | None = None, releases: int | None = None) -> Found:
+    """A search in one statement, which writes nothing (a replica's
+    connection will do): what it leaves for later is `leave`'s. Totals come
+    from this process's cache, then the shared one (voyager.search_totals) for
+    what is costly to count, then a count. `plan`, `probe` and `releases`
+    stand in for the database's own choices where a test wants them
+    (voyager.search_walk_pays reads the planner's estimate of the catalog's size)."""
     # rows in binary (no timestamps and keys written out as text and parsed back)
-    cur = await conn.execute(*search_sql(q, limit, offset, state=state, totals=totals, plan=plan, probe=probe,
+    cur = await conn.execute(*search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe,
                                          releases=releases), binary=True)
     # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
     n = len(SUMMARY)
@@ -168,27 +194,30 @@ async def find(conn, q: Query, limit: int, offset: int, *, state: int | None, to
     fetched = await cur.fetchall()
     meta = dict(zip(SUMMARY, fetched[0][:n]))
     rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
-    total = meta["total"]
-    if meta["promote"]:
-        # a common word now: the fold is to count it and keep its count from then on
-        await conn.execute("SELECT voyager.ask_search_promotion(%s)", (" ".join(q.words),))
+    total, state = meta["total"], meta["read_state"]
+    # a common word now: the fold is to count it and keep its count from then on
+    found = Found(total, rows, meta["plan"], state, promote=" ".join(q.words) if meta["promote"] else None)
     if totals is not None and meta["kept"] is not None:
         key = replace(q, substring=meta["substrings"]).key()
-        # a shared total holds for the state asked with, a probed or counted one for the state it was read in
-        totals.put(key, state if meta["kept"] == "shared" else meta["state"], total)
-        if meta["kept"] == "counted":
-            await conn.execute("SELECT voyager.keep_search_total(%s, %s, %s)", (_hash(key), meta["state"], total))
-    return Found(total, rows, meta["plan"])
+        totals.put(key, state, total)
+        if meta["kept"] == "counted" and not meta["standby"]:
+            found.keep = (_hash(key), state, total)
+    return found
 
 
-async def run(conn, q: Query, limit: int, offset: int, *, state: int | None, totals: Totals | None,
-              releases: int | None = None) -> tuple[int, list[dict]]:
-    """(exact total, the page's rows as dicts). Totals come from this process's
-    cache, then the shared one (voyager.search_totals) for what is costly to
-    count, then a count. `releases` stands in for the catalog's size where a
-    test wants one (voyager.search_walk_pays reads the planner's estimate)."""
-    found = await find(conn, q, limit, offset, state=state, totals=totals, releases=releases)
-    return found.total, found.rows
+async def leave(db, found: Found) -> None:
+    """What a search leaves for later, in calls of their own on the primary
+    (`db.primary()`; a replica refuses writes). A total counted on a replica
+    is not shared (`find` leaves none to keep): the shared totals are
+    unlogged, for the primary's readers alone, and a replica's state is
+    seldom the primary's then; this process keeps it all the same."""
+    if found.promote is None and found.keep is None:
+        return
+    async with db.primary() as conn:
+        if found.promote is not None:
+            await conn.execute("SELECT voyager.ask_search_promotion(%s)", (found.promote,))
+        if found.keep is not None:
+            await conn.execute("SELECT voyager.keep_search_total(%s, %s, %s)", found.keep)
 
 
 def _hash(key: tuple) -> bytes:

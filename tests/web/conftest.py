@@ -97,9 +97,9 @@ class Live:
         self.base = f"http://127.0.0.1:{port}"
 
 
-def start_server(dsn: str) -> Live:
+def start_server(dsn: str, **env: str) -> Live:
     port = free_port()
-    env = dict(os.environ, VOYAGER_WEB_DSN=dsn, VOYAGER_WEB_POOL="4")
+    env = dict(os.environ, VOYAGER_WEB_DSN=dsn, VOYAGER_WEB_POOL="4", **env)
     env.pop("VOYAGER_WEB_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "voyager.cli", "web", "--host", "127.0.0.1", "--port", str(port),
                              "--workers", "1"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,

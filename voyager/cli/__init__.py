@@ -340,7 +340,14 @@ def cmd_web(args, cfg: Config) -> int:
     """The Newznab API and the web pages."""
     from web import server
 
-    return server.serve(args.host, args.port, args.workers, args.dsn, args.access_log) or 0
+    return server.serve(args.host, args.port, args.workers, args.dsn, args.access_log, replicas=args.replica,
+                        replica_max_lag=args.replica_max_lag) or 0
+
+
+def _seconds(v: str) -> float:
+    from web.config import seconds
+
+    return seconds(v)
 
 
 def cmd_users(args, cfg: Config) -> int:
@@ -450,6 +457,12 @@ def build_parser() -> argparse.ArgumentParser:
     we.add_argument("--workers", type=int, default=0, help="worker processes (0: one for every third core, 1 at least)")
     we.add_argument("--dsn", help="the database (default VOYAGER_WEB_DSN, else the local cluster)")
     we.add_argument("--access-log", action="store_true")
+    we.add_argument("--replica", action="append", metavar="DSN",
+                    help="a read replica to read from (again for more; `local`: the project's own, `voyager db "
+                    "replica add`); default VOYAGER_WEB_REPLICAS, else none: every read on the primary")
+    we.add_argument("--replica-max-lag", type=_seconds, metavar="SECONDS",
+                    help="a replica whose catalog may be older than this is skipped until it catches up "
+                    "(default VOYAGER_WEB_REPLICA_MAX_LAG, else 30)")
     we.set_defaults(func=cmd_web)
 
     us = sub.add_parser("users", help="API users: add NAME [--role ROLE] prints the key; list; set", add_help=False)
