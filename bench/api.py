@@ -424,12 +424,38 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kill-replica", action="store_true",
                    help="with --replicas: SIGKILL a replica mid-run, start it again; the failed requests counted")
     p.add_argument("--keep-replicas", action="store_true", help="keep the replicas this run made")
+    p.add_argument("--compare", type=int, default=0, metavar="N",
+                   help="first the same on a catalog of N releases (its own, built once), then --releases; "
+                        "both in one JSON with the ratios of their CPU per request and p95s")
     args = p.parse_args(argv)
     if args.kill_replica and not args.replicas:
         p.error("--kill-replica needs --replicas N")
 
-    cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    if args.compare:
+        # one sitting: the smaller catalog first, then the larger, the same requests' shapes
+        sizes = {n: measure(argparse.Namespace(**{**vars(args), "releases": n}), log)
+                 for n in (args.compare, args.releases)}
+        small, large = sizes[args.compare]["kinds"], sizes[args.releases]["kinds"]
+        ratios = {}
+        for kind in large:
+            a, b = small.get(kind, {}), large[kind]
+            ratios[kind] = {f: round(b[f] / a[f], 2) for f in ("web_cpu_ms", "postgres_cpu_ms", "p95_ms")
+                            if a.get(f) and b.get(f)}
+            if a.get("postgres_cpu_ms") and b.get("postgres_cpu_ms"):
+                ratios[kind]["cpu_ms"] = round((b["web_cpu_ms"] + b["postgres_cpu_ms"])
+                                               / (a["web_cpu_ms"] + a["postgres_cpu_ms"]), 2)
+        print(json.dumps({"sizes": {str(n): v for n, v in sizes.items()}, "ratios": ratios}))
+        return 0
+    print(json.dumps(measure(args, log)))
+    return 0
+
+
+def measure(args, log) -> dict:
+    """One catalog's figures (and its replicas' with --replicas)."""
+    from voyager.config import Config
+
+    cfg = Config.from_env()
     dsn = catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
     keys = _bench_keys(dsn, args.clients)
     warm = _prewarm(dsn)
@@ -450,8 +476,21 @@ def main(argv: list[str] | None = None) -> int:
         _stop(server)
     if args.replicas:
         out["replicas"] = _replica_run(dsn, args, inputs, keys, log, out, primary_pm)
-    print(json.dumps(out))
-    return 0
+    out["catalog"] = catalog_figures(dsn)
+    return out
+
+
+def catalog_figures(dsn: str) -> dict:
+    """The catalog's size: what the hot bytes per release are made of."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        hot, chunks, n = conn.execute(
+            """SELECT sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname NOT LIKE 'release_chunks%%'),
+                      sum(pg_total_relation_size(c.oid)) FILTER (WHERE c.relname LIKE 'release_chunks%%'),
+                      (SELECT count(*) FROM voyager.releases)
+                 FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+                WHERE s.nspname = 'voyager' AND c.relkind IN ('r', 'p', 'm')""").fetchone()
+    return {"releases": n, "hot_bytes": int(hot or 0), "chunk_bytes": int(chunks or 0),
+            "hot_bytes_per_release": round(float(hot or 0) / max(n, 1), 1)}
 
 
 def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, primary_pm: int | None) -> dict:

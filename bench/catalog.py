@@ -152,6 +152,11 @@ def _admin(dsn: str) -> str:
     return psycopg.conninfo.make_conninfo(dsn, dbname="postgres")
 
 
+def scratch_name(releases: int) -> str:
+    """The one catalog of a size the benches share: the million's keeps its old name."""
+    return SCRATCH_DB if releases == 1_000_000 else f"voyager_bench_{releases}_scratch"
+
+
 def scratch_dsn(dsn: str, name: str = SCRATCH_DB) -> str:
     return psycopg.conninfo.make_conninfo(dsn, dbname=name)
 
@@ -165,11 +170,12 @@ def present(dsn: str, releases: int, seed: int) -> bool:
         return False
 
 
-def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str = SCRATCH_DB, log=print,
+def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | None = None, log=print,
           rebuild: bool = False) -> str:
     """The scratch database's DSN, with its catalog built (or found already built)."""
     from voyager import schema, sqitch
 
+    name = name or scratch_name(releases)
     assert name.endswith("_scratch"), "the bench catalog lives in a _scratch database"
     dsn = scratch_dsn(base_dsn, name)
     if not rebuild and present(dsn, releases, seed):

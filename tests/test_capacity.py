@@ -107,3 +107,11 @@ def test_the_cpu_figures_come_from_the_last_bench_run(corpus, conn, db_dsn, admi
     # a million headers a second costs the database that many CPU-seconds a second
     assert got["needs"]["at_rate"]["database_cores"] == pytest.approx(store["value"])
     assert got["needs"]["tail"]["database_cores"] == pytest.approx(store["value"] * 528e9 / (7000 * 86400) / 1e6)
+
+    # a run of `bench api --compare`: the larger catalog's cost per request is the one projected
+    (tmp_path / "bench" / "last-api.json").write_text(json.dumps({"bench": "api", "recorded_at": "2026-12-05T10:00:00+00:00", "output": {
+        "sizes": {"1000000": {"releases": 1000000, "kinds": {"search_word": {"web_cpu_ms": 1.4, "postgres_cpu_ms": 3.2}}},
+                  "10000000": {"releases": 10000000, "kinds": {"search_word": {"web_cpu_ms": 1.5, "postgres_cpu_ms": 7.4}}}},
+        "ratios": {"search_word": {"postgres_cpu_ms": 2.31}}}}))
+    api = capacity(tmp_path, db_dsn)["measured"]["cpu"]["api_cpu_ms_per_request"]["search_word"]
+    assert (api["web_ms"], api["database_ms"]) == (1.5, 7.4) and "10000000 releases" in api["source"]

@@ -194,10 +194,13 @@ def cpu_figures(cfg: Config, conn: psycopg.Connection, dsn: str, measure: bool) 
         out.setdefault(k, {"value": None, "source": "not measured: voyager bench store / voyager bench e2e, "
                                                     "or voyager capacity --measure"})
     if api:
+        run = api["output"]
+        if isinstance(run.get("sizes"), dict) and run["sizes"]:        # a --compare run: its larger catalog's
+            run = run["sizes"][max(run["sizes"], key=int)]
         out["api_cpu_ms_per_request"] = {
             kind: {"web_ms": r.get("web_cpu_ms"), "database_ms": r.get("postgres_cpu_ms"),
-                   "source": f"voyager bench api, {api['recorded_at']} ({api['output'].get('releases')} releases)"}
-            for kind, r in api["output"].get("kinds", {}).items()}
+                   "source": f"voyager bench api, {api['recorded_at']} ({run.get('releases')} releases)"}
+            for kind, r in run.get("kinds", {}).items()}
     else:
         out["api_cpu_ms_per_request"] = measure_api(conn) or {}
     return out
