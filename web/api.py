@@ -19,7 +19,6 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, raw
 
 from . import feeds, search
-from .app import settings_for
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
 from .nzbs import nzb_bytes, release_chunk
@@ -317,12 +316,7 @@ async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limit
     ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
-        async def read(conn) -> search.Found:
-            async with settings_for(conn, ctx.web):
-                return await search.find(conn, q, ask.limit, ask.offset, totals=ctx.totals if cached else None)
-
-        found = await ctx.db.read(read)
-        await search.leave(ctx.db, found)
+        found = await search.run(ctx.db, ctx.web, q, ask.limit, ask.offset, totals=ctx.totals if cached else None)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=found.total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":

@@ -14,8 +14,8 @@ from ext.codec import decode, nzb, text_of
 # argument with a sub-select keeps the planner from inlining nzb_source (it
 # would be planned afresh as a function of its own at every call); inlined,
 # the chunk is read from its posting month's partition
-CHUNK_SQL = "SELECT s.* FROM ({find}) f(id) CROSS JOIN LATERAL voyager.nzb_source(f.id) s"
-CHUNK_ORDER = " ORDER BY s.chunk_no"
+CHUNK_SQL = ("SELECT s.* FROM (SELECT %s::bigint) f(id) CROSS JOIN LATERAL voyager.nzb_source(f.id) s "
+             "ORDER BY s.chunk_no")
 
 
 def release_of_rows(cols: list[str], rows: list) -> dict | None:
@@ -31,13 +31,10 @@ def release_of_rows(cols: list[str], rows: list) -> dict | None:
     return rel
 
 
-async def release_chunk(conn, release_id: int | None = None, *, find: str = "SELECT %s::bigint", arg=None
-                        ) -> dict | None:
-    """The release with its chunks: by id, or by a query `find` for its id with one parameter."""
-    if release_id is not None:
-        find, arg = "SELECT %s::bigint", release_id
+async def release_chunk(conn, release_id: int) -> dict | None:
+    """The release with its chunks, by id."""
     # binary: the chunks as they are stored, not in hex to be read back
-    cur = await conn.execute(CHUNK_SQL.format(find=find) + CHUNK_ORDER, (arg,), binary=True)
+    cur = await conn.execute(CHUNK_SQL, (release_id,), binary=True)
     return release_of_rows([c.name for c in cur.description], await cur.fetchall())
 
 

@@ -328,14 +328,8 @@ async def _listing(request: Request, heading: str, template: str = "list.html", 
     page = request.args.get("page") or ""
     page, _ = _form_int({"page": page if valid_text(page) else ""}, "page", 1, 100_000)
     page = max(page or 1, 1)
-
-    async def read(conn) -> search.Found:
-        async with settings_for(conn, ctx.web):
-            return await search.find(conn, q, PAGE, (page - 1) * PAGE,
-                                     totals=ctx.totals if ctx.web.count_cache else None)
-
-    found = await ctx.db.read(read)
-    await search.leave(ctx.db, found)
+    found = await search.run(ctx.db, ctx.web, q, PAGE, (page - 1) * PAGE,
+                             totals=ctx.totals if ctx.web.count_cache else None)
     total, rows = found.total, found.rows
     keep = {k: v for k, v in form.items() if v}
     pages = {}

@@ -205,6 +205,21 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     return found
 
 
+async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None) -> Found:
+    """A search as the API and the pages run it: read where reads go (`db`,
+    web/routing.py) under the web's statement settings, then what it leaves
+    for later on the primary."""
+    from .app import settings_for
+
+    async def read(conn) -> Found:
+        async with settings_for(conn, web):
+            return await find(conn, q, limit, offset, totals=totals)
+
+    found = await db.read(read)
+    await leave(db, found)
+    return found
+
+
 async def leave(db, found: Found) -> None:
     """What a search leaves for later, in calls of their own on the primary
     (`db.primary()`; a replica refuses writes). A total counted on a replica
