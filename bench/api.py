@@ -40,7 +40,7 @@ from urllib.parse import quote
 import psycopg
 
 from voyager.cluster import free_port
-from bench.cpu import proc_cpu, server_cpu
+from bench.cpu import alive, parent, proc_cpu, server_cpu
 
 from bench import catalog
 
@@ -96,11 +96,9 @@ def _tree_cpu(root: int) -> float:
     kids: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            try:
-                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(entry))
+            ppid = parent(int(entry))
+            if ppid is not None:
+                kids.setdefault(ppid, []).append(int(entry))
     total, todo = 0.0, [root]
     while todo:
         pid = todo.pop()
@@ -119,7 +117,7 @@ class Meters:
 
     def read(self) -> tuple[float, float | None]:
         pids = self.postmasters()
-        if pids != self.pids or not all(map(_alive, pids)):
+        if pids != self.pids or not all(map(alive, pids)):
             self.pids = pids
             return _tree_cpu(self.server_pid), None          # a server killed or restarted in between: no figure
         cpu = [server_cpu(pid) for pid in pids]
@@ -244,24 +242,7 @@ def _inputs(dsn: str, n: int, seed: int) -> dict[str, list[str]]:
 
 def _postmaster(dsn: str) -> int | None:
     with psycopg.connect(dsn, autocommit=True) as conn:
-        try:
-            return int(Path(f"/proc/{conn.info.backend_pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            return None
-
-
-def _alive(pid: int | None) -> bool:
-    try:
-        return pid is not None and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def _pid_of(cluster) -> int | None:
-    try:
-        return int((cluster.datadir / "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
+        return parent(conn.info.backend_pid)
 
 
 def _load_average() -> list[float]:
@@ -371,7 +352,7 @@ def _replicas(dsn: str, n: int, log) -> tuple[list, list]:
 async def _kill_and_restart(rep, after: float, started: float, log, report: dict) -> None:
     """SIGKILL the replica's postmaster `after` seconds in, start it again 2 s later."""
     await asyncio.sleep(max(after - (time.monotonic() - started), 0))
-    pid = _pid_of(rep.cluster)
+    pid = rep.cluster.postmaster_pid()
     os.kill(pid, signal.SIGKILL)
     report.update(replica=rep.name, killed_at_s=round(time.monotonic() - started, 2))
     log(f"killed replica {rep.name} (postmaster {pid})")
@@ -511,7 +492,7 @@ def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, 
         kill: dict = {}
         try:
             asyncio.run(_wait_up(port))
-            meters = Meters(server.pid, lambda: [primary_pm] + [_pid_of(r.cluster) for r in reps])
+            meters = Meters(server.pid, lambda: [primary_pm] + [r.cluster.postmaster_pid() for r in reps])
             # a third of the way into the run, as long as one server's took
             wall = sum(k["requests"] / max(k["requests_per_second"], 1) for k in one["kinds"].values())
             during = ((lambda started: _kill_and_restart(reps[0], wall / 3, started, log, kill))

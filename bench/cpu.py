@@ -15,6 +15,21 @@ def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
+def alive(pid: int | None) -> bool:
+    """The process is there and not a zombie (killed, not reaped yet)."""
+    try:
+        return pid is not None and _stat(pid)[0] != "Z"
+    except OSError:
+        return False
+
+
+def parent(pid: int) -> int | None:
+    try:
+        return int(_stat(pid)[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def proc_cpu(pid: int) -> float | None:
     """utime + stime of one process."""
     try:

@@ -131,14 +131,21 @@ class Cluster:
                 fh.write(f"{key} = {value}\n")
         return True
 
+    def postmaster_pid(self) -> int | None:
+        """The pid postmaster.pid names (None without one)."""
+        try:
+            return int((self.datadir / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def _killed(self) -> bool:
         """The postmaster of postmaster.pid was killed and is not reaped yet
         (a zombie: where no init reaps, it stays one): pg_ctl and the next
         postmaster take it for a live server."""
+        pid = self.postmaster_pid()
         try:
-            pid = int((self.datadir / "postmaster.pid").read_text().split()[0])
-            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-        except (OSError, ValueError, IndexError):
+            return pid is not None and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        except (OSError, IndexError):
             return False
 
     def running(self) -> bool:
