@@ -21,7 +21,7 @@ from sanic.response import HTTPResponse, raw
 from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
 from .names import episode_match, parse_season_ep
-from .nzbs import nzb_bytes, release_chunk
+from .nzbs import nzb_bytes, release_chunk, release_of_rows
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -408,15 +408,27 @@ def _use_sql(find: str) -> str:
             SELECT u.code, (SELECT x FROM f) FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f)) u"""
 
 
+def _use_chunk_sql(find: str) -> str:
+    """The counted download as _use_sql, and the release's chunks when it is
+    allowed (nzb_source's rows, a row of nulls when not): one round trip for a
+    web whose reads go to the primary too."""
+    return f"""WITH f AS MATERIALIZED ({find}),
+                 u AS MATERIALIZED (SELECT u.code FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f)) u)
+            SELECT u.code, s.* FROM u LEFT JOIN (f CROSS JOIN LATERAL voyager.nzb_source(f.x) s) ON u.code = 0
+             ORDER BY s.chunk_no"""
+
+
 # a merged-away release answers with its survivor
-USE_BY_GUID = _use_sql("SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL")
-USE_BY_ID = _use_sql("SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL")
-USE_NONE = _use_sql("SELECT NULL::bigint AS x WHERE %(arg)s::text IS NULL")
+BY_GUID = "SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL"
+BY_ID = "SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL"
+BY_NONE = "SELECT NULL::bigint AS x WHERE %(arg)s::text IS NULL"
+USE = {k: (_use_sql(f), _use_chunk_sql(f)) for k, f in (("guid", BY_GUID), ("id", BY_ID), ("none", BY_NONE))}
 
 
 async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
     """The key, the release and the day's downloads in one call on the
-    primary (it writes), then the release's chunks read where reads go."""
+    primary (it writes), then the release's chunks read where reads go: in
+    the same call when that is the primary too."""
     ctx = request.app.ctx
     if p.bad:
         # the key's own error first, then the parameter's; nothing counted
@@ -425,21 +437,30 @@ async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
             return _error((await cur.fetchone())[0] or 201, fmt, p.bad[0])
     v = (p.get("id") or p.get("guid") or "").strip()
     if GUID.match(v):
-        sql, arg = USE_BY_GUID, bytes.fromhex(v)
+        by, arg = "guid", bytes.fromhex(v)
     elif DIGITS.match(v) and "id" in p:
-        sql, arg = USE_BY_ID, int(v)
+        by, arg = "id", int(v)
     else:
-        sql, arg = USE_NONE, None
+        by, arg = "none", None
+    rel = None
     async with ctx.db.primary() as conn:
-        cur = await conn.execute(sql, {"key": key, "arg": arg})
-        code, release_id = await cur.fetchone()
+        if ctx.db.replicas:
+            cur = await conn.execute(USE[by][0], {"key": key, "arg": arg})
+            code, release_id = await cur.fetchone()
+        else:
+            # binary: the chunks as they are stored, not in hex to be read back
+            cur = await conn.execute(USE[by][1], {"key": key, "arg": arg}, binary=True)
+            rows = await cur.fetchall()
+            code = rows[0][0]
+            rel = release_of_rows([c.name for c in cur.description[1:]], [r[1:] for r in rows])
     if code == 300 and not v:
         code = 200
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
-    # a replica that has not replayed the release (or its chunks) yet: the primary's
-    rel = await ctx.db.read(lambda conn: release_chunk(conn, release_id),
-                            behind=lambda rel: rel is None or rel["chunks"] is None)
+    if ctx.db.replicas:
+        # a replica that has not replayed the release (or its chunks) yet: the primary's
+        rel = await ctx.db.read(lambda conn: release_chunk(conn, release_id),
+                                behind=lambda rel: rel is None or rel["chunks"] is None)
     if rel is None or rel["chunks"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)
@@ -463,9 +484,12 @@ def nzb_response(rel: dict, cats: feeds.Categories) -> HTTPResponse:
     return raw(body, content_type="application/x-nzb", headers=headers)
 
 
+NOT_PRINTABLE = re.compile(r"[^\x20-\x7e]")
+
+
 def _ascii(s: str) -> str:
     """A header value: printable ASCII (HTTP headers are Latin-1 at best)."""
-    return "".join(c if 32 <= ord(c) < 127 else "_" for c in s)
+    return NOT_PRINTABLE.sub("_", s)
 
 
 def _quote(s: str) -> str:
