@@ -9,11 +9,12 @@ BEGIN;
 -- release_texts is built over it and every query's words go through it, so
 -- what a search looks for and what was indexed cannot differ. The index's
 -- posting lists are exact: a rare word costs its matches, not its trigrams'
--- (the trigram index stays for substrings). The index holds two more terms per
--- text, its posting month and day ('@m202611', '@d20261130'): a common word's
--- newest matches are found a month or a day at a time, newest first
--- (voyager.search_words_page), each the intersection of two posting lists,
--- instead of reading all its matches.
+-- (the trigram index stays for substrings). The index also holds, per text,
+-- each word in its posting month ('@m202611:word') and the posting day
+-- ('@d20261130', voyager.search_terms): a common word's newest matches are
+-- found a month or a day at a time, newest first (voyager.search_words_page),
+-- each probe reading the word's matches in that month, instead of reading all
+-- its matches.
 --
 -- search_counts holds, per key, how many searchable releases (not hidden by
 -- the judge) it has: '*' all of them, 'c:<category>' (a release without one

@@ -1,4 +1,4 @@
--- Revert voyager:function_search_words_page from pg: the previous definition (the page sliced in 32 bits)
+-- Revert voyager:function_search_words_page from pg: periods probed by the month terms again
 BEGIN;
 -- A page of a search by words alone (nothing asked of the release row): the
 -- total (search_count of the word's key when it keeps it, else counted: for a
@@ -21,7 +21,7 @@ DECLARE
     v_key text := voyager.search_word_key(p_words, p_judged);
     v_promote boolean := false;
     v_total bigint;
-    v_need bigint := greatest(p_offset, 0) + greatest(p_limit, 0);
+    v_need bigint := greatest(p_offset, 0)::bigint + greatest(p_limit, 0);   -- 64 bits: any offset plus a limit
     v_newest date;
     v_oldest date;
     v_days numeric;
@@ -73,8 +73,8 @@ BEGIN
             -- a common word now: the fold is to count it and keep its count from then on
             v_promote := v_key IS NOT NULL AND v_total >= voyager.setting_int('search_tracked_min');
         END IF;
-        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids[p_offset + 1:p_offset + p_limit],
-                                                                      v_at[p_offset + 1:p_offset + p_limit]) x(i, a);
+        RETURN QUERY SELECT v_total, x.i, x.a, v_promote FROM unnest(v_ids, v_at) WITH ORDINALITY x(i, a, n)
+                      WHERE x.n > p_offset AND x.n <= v_need ORDER BY x.n;
         IF NOT FOUND THEN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, v_promote;
         END IF;

@@ -4638,6 +4638,20 @@ $$;
 
 
 --
+-- Name: search_month_words(text[], date); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.search_month_words(p_words text[], p_day date) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+    SELECT CASE WHEN cardinality(p_words) = 0 THEN '{}'::text[]
+                ELSE string_to_array(voyager.search_period('month', p_day) || ':'
+                                     || array_to_string(p_words, ' ' || voyager.search_period('month', p_day) || ':'),
+                                     ' ') END
+$$;
+
+
+--
 -- Name: search_newest_page(integer[], integer, integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4968,11 +4982,14 @@ $$;
 --
 
 CREATE FUNCTION voyager.search_terms(p_text text, p_posted_at timestamp with time zone) RETURNS text[]
-    LANGUAGE sql IMMUTABLE COST 200 PARALLEL SAFE
+    LANGUAGE plpgsql IMMUTABLE COST 200 PARALLEL SAFE
     AS $$
-    SELECT voyager.search_words(p_text) || voyager.search_period('month', voyager.search_day(p_posted_at))
-                                        || voyager.search_period('day', voyager.search_day(p_posted_at))
-$$;
+DECLARE
+    v_words text[] := coalesce(voyager.search_words(p_text), '{}');
+    v_day date := voyager.search_day(p_posted_at);
+BEGIN
+    RETURN v_words || voyager.search_month_words(v_words, v_day) || voyager.search_period('day', v_day);
+END $$;
 
 
 --
@@ -5117,8 +5134,8 @@ BEGIN
     IF v_total IS NULL AND p_plan IN ('months', 'days') THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
          WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-           AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                         WHERE j.release_id = t.release_id AND j.hidden));
+           AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false));
     END IF;
     IF v_total IS NOT NULL THEN
         IF v_total <= p_offset OR p_limit <= 0 THEN
@@ -5138,8 +5155,8 @@ BEGIN
           INTO v_ids, v_at
           FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
                  WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) m;
+                   AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) m;
         IF v_total IS NULL THEN
             v_total := cardinality(v_ids);
             -- a common word now: the fold is to count it and keep its count from then on
@@ -5158,18 +5175,20 @@ BEGIN
       FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
              WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period('day', date '1970-01-01'))
                AND t.posted_at IS NULL
-               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
+               AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) x;
     v_unit := CASE v_plan WHEN 'days' THEN 'day' ELSE 'month' END;
     v_day := CASE v_unit WHEN 'day' THEN v_newest ELSE date_trunc('month', v_newest)::date END;
     WHILE v_day >= date_trunc('month', v_oldest)::date AND cardinality(v_ids) < v_need LOOP
         SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
           FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-                 WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period(v_unit, v_day))
+                 WHERE voyager.search_terms(t.text, t.posted_at)
+                       @> (voyager.search_month_words(v_terms, v_day)
+                           || CASE v_unit WHEN 'day' THEN ARRAY[voyager.search_period('day', v_day)] ELSE '{}' END)
                    AND t.posted_at IS NOT NULL
                    AND (v_before IS NULL OR t.posted_at < v_before)
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
+                   AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) x;
         IF v_more_ids IS NOT NULL THEN
             v_ids := v_ids || v_more_ids;
             v_at := v_at || v_more_at;
@@ -5217,9 +5236,9 @@ BEGIN
     v_days := coalesce(v_days, 1);
     v_months := greatest(v_days / 30.44, 1);
     v_per := p_total / v_months;
-    v_by_months := least(v_months, ceil(p_need / v_per)) * 300 + least(p_total, p_need + v_per) * 2;
+    v_by_months := least(v_months, ceil(p_need / v_per)) * 60 + least(p_total, p_need + v_per) * 2;
     v_per := p_total / v_days;
-    v_by_days := least(v_days, ceil(p_need / v_per)) * 40 + least(p_total, p_need + v_per) * 2;
+    v_by_days := least(v_days, ceil(p_need / v_per)) * 60 + least(p_total, p_need + v_per) * 2;
     RETURN CASE WHEN p_total * 3 <= least(v_by_months, v_by_days) THEN 'matches'
                 WHEN v_by_days < v_by_months THEN 'days' ELSE 'months' END;
 END $$;

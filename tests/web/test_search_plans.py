@@ -117,20 +117,21 @@ def test_run_picks_the_plan_by_the_total(conn):
 
 
 def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
-    """On a catalog where one word is in every release, spread over years, the
-    page walks days; a word in a few, the matches."""
+    """On a catalog where one word is in every release, a dozen a day over
+    years, the page walks days; a word in one release of twenty, months; a
+    word in a few, the matches."""
     conn.execute("BEGIN")
     try:
         conn.execute("""INSERT INTO voyager.releases (posted_at, first_article, last_article, segments, bytes, group_id,
                                                       group_set_id, poster_id, files, source, complete, has_par2,
                                                       release_key, identity_key, name)
-                        SELECT timestamptz '2020-01-01 00:00+00' + make_interval(hours => i * 7), i, i, 1, 1,
+                        SELECT timestamptz '2020-01-01 00:00+00' + make_interval(hours => i * 2), i, i, 1, 1,
                                (SELECT min(id) FROM voyager.groups), (SELECT min(id) FROM voyager.group_sets),
                                (SELECT min(id) FROM voyager.posters), 1, 1, true, false,
                                substring(sha256(('w' || i)::bytea) FROM 1 FOR 20),
                                substring(sha256(('w' || i)::bytea) FROM 1 FOR 20),
-                               'Everywhere.' || CASE WHEN i % 500 = 0 THEN 'Rare.' ELSE '' END || i
-                          FROM generate_series(1, 6000) i""")
+                               'Everywhere.' || CASE WHEN i % 2000 = 0 THEN 'Rare.' WHEN i % 20 = 0 THEN 'Mid.' ELSE '' END || i
+                          FROM generate_series(1, 24000) i""")
         conn.execute("INSERT INTO voyager.release_texts (release_id, kind, text) "
                      "SELECT id, 1, name FROM voyager.releases WHERE name LIKE 'Everywhere.%%'")
 
@@ -138,8 +139,8 @@ def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
             total = conn.execute("SELECT total FROM voyager.search_words_page(%s, 10, 0)", (word,)).fetchone()[0]
             return conn.execute("SELECT voyager.search_words_plan(%s, 10)", (total,)).fetchone()[0]
 
-        assert plan_of("everywhere") == "days" and plan_of("rare") == "matches"
-        for word in ("everywhere", "rare"):
+        assert plan_of("everywhere") == "days" and plan_of("mid") == "months" and plan_of("rare") == "matches"
+        for word in ("everywhere", "mid", "rare"):
             pages = {p: conn.execute("SELECT release_id FROM voyager.search_words_page(%s, 10, 3, false, %s)",
                                      (word, p)).fetchall() for p in ("matches", "months", "days")}
             total = conn.execute("SELECT total FROM voyager.search_words_page(%s, 10, 0)", (word,)).fetchone()[0]
