@@ -40,7 +40,8 @@ from urllib.parse import quote
 import psycopg
 
 from voyager.cluster import free_port
-from bench.cpu import alive, parent, proc_cpu, server_cpu
+from bench.cpu import alive, application_cpu, parent, proc_cpu, server_cpu
+from web.routing import WEB_APPLICATION
 
 from bench import catalog
 
@@ -109,19 +110,22 @@ def _tree_cpu(root: int) -> float:
 
 class Meters:
     """CPU of the web server's processes and of the PostgreSQL servers (the
-    primary's, and the replicas' it reads from), per kind."""
+    primary's, and the replicas' it reads from), per kind; and, on a catalog
+    read from the primary alone (`conn`), of the web's own backends there:
+    what a request costs the database though other work shares the server."""
 
-    def __init__(self, server_pid: int, postmasters):
-        self.server_pid, self.postmasters = server_pid, postmasters      # () -> the servers' postmaster pids
+    def __init__(self, server_pid: int, postmasters, conn: psycopg.Connection | None = None):
+        self.server_pid, self.postmasters, self.conn = server_pid, postmasters, conn      # () -> the servers' postmaster pids
         self.pids = postmasters()
 
-    def read(self) -> tuple[float, float | None]:
+    def read(self) -> tuple[float, float | None, dict | None]:
         pids = self.postmasters()
+        web = application_cpu(self.conn, WEB_APPLICATION) if self.conn is not None else None
         if pids != self.pids or not all(map(alive, pids)):
             self.pids = pids
-            return _tree_cpu(self.server_pid), None          # a server killed or restarted in between: no figure
+            return _tree_cpu(self.server_pid), None, web          # a server killed or restarted in between: no figure
         cpu = [server_cpu(pid) for pid in pids]
-        return _tree_cpu(self.server_pid), None if None in cpu or not cpu else sum(cpu)
+        return _tree_cpu(self.server_pid), None if None in cpu or not cpu else sum(cpu), web
 
 
 async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: list[str],
@@ -168,7 +172,11 @@ async def run_kind(port: int, kind: str, paths: list[str], clients: int, keys: l
             **({"web_cpu_ms": round((after[0] - before[0]) * 1000 / max(len(latencies), 1), 2),
                 "postgres_cpu_ms": (round((after[1] - before[1]) * 1000 / max(len(latencies), 1), 2)
                                     if after[1] is not None and before[1] is not None else None),
-                "client_cpu_ms": round(cpu * 1000 / max(len(latencies), 1), 2)} if meters else {})}
+                "client_cpu_ms": round(cpu * 1000 / max(len(latencies), 1), 2)} if meters else {}),
+            # the web's backends alone (a backend gone in between loses its part)
+            **({"web_backends_cpu_ms": round(sum(c - before[2].get(pid, 0.0) for pid, c in after[2].items())
+                                             * 1000 / max(len(latencies), 1), 2)}
+               if meters and after[2] is not None and before[2] is not None else {})}
 
 
 HOT = ("releases", "release_texts", "release_texts_trgm_idx", "release_texts_words_idx", "releases_pkey",
@@ -452,7 +460,8 @@ def measure(args, log) -> dict:
     server, port = _serve(dsn, args)
     try:
         asyncio.run(_wait_up(port))
-        _run(port, Meters(server.pid, lambda: [primary_pm]), inputs, args, keys, log, out)
+        with psycopg.connect(dsn, autocommit=True) as monitor:
+            _run(port, Meters(server.pid, lambda: [primary_pm], monitor), inputs, args, keys, log, out)
     finally:
         _stop(server)
     if args.replicas:

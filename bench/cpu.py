@@ -44,6 +44,16 @@ def backend_cpu(conn: psycopg.Connection) -> float | None:
     return proc_cpu(conn.info.backend_pid)
 
 
+def application_cpu(conn: psycopg.Connection, application: str) -> dict[int, float]:
+    """The CPU of each client backend of conn's database that an application
+    holds (by its application_name): the backends a web's pool keeps open,
+    apart from whatever else the server is doing meanwhile."""
+    pids = [r[0] for r in conn.execute(
+        """SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = %s
+              AND backend_type = 'client backend' AND pid <> pg_backend_pid()""", (application,))]
+    return {pid: cpu for pid in pids if (cpu := proc_cpu(pid)) is not None}
+
+
 def server_cpu(postmaster: int) -> float | None:
     """The whole server: the postmaster, the children it reaped (its cutime and
     cstime: backends that ended) and the live ones (backends, autovacuum, the

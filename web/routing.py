@@ -40,6 +40,8 @@ from .config import WebConfig
 
 log = logging.getLogger("voyager.web.routing")
 
+WEB_APPLICATION = "voyager web"
+
 
 def _label(dsn: str) -> str:
     """host:port/database of a DSN, for the log (never its password)."""
@@ -85,7 +87,9 @@ class Databases:
 
     def _kwargs(self) -> dict:
         config = self.config
-        kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None}
+        # named, so an operator (and the bench) can tell the web's backends in pg_stat_activity
+        kwargs = {"autocommit": True, "prepare_threshold": 5 if config.prepare else None,
+                  "application_name": WEB_APPLICATION}
         if config.prepare:
             # direct connections: the settings for the session (pgbouncer
             # refuses startup options; there `settings_for` sets them per transaction)
