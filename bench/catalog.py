@@ -5,14 +5,20 @@ spread as on a general indexer; texts kind 1; chunks copied from a handful of
 real chunks made by ext.codec, the release row's files, segments and bytes
 those of its chunk). Built with INSERT ... SELECT over generate_series, the
 indexes after the rows; reused when already there (same size and seed).
+
+One catalog of a size is shared by the benches that read a big catalog (api,
+judge, phase2, store --into, scale): what a bench plants it removes again,
+and `as_found` puts back what running the product's jobs on it moves.
 """
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
 import psycopg
 from psycopg import sql
+from psycopg.types.json import Jsonb
 
 from sim import names
 
@@ -171,8 +177,9 @@ def present(dsn: str, releases: int, seed: int) -> bool:
 
 
 def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | None = None, log=print,
-          rebuild: bool = False) -> str:
-    """The scratch database's DSN, with its catalog built (or found already built)."""
+          rebuild: bool = False, template: str | None = None) -> str:
+    """The scratch database's DSN, with its catalog built (or found already built);
+    `template`: a database with the schema deployed to copy (the tests'), not sqitch."""
     from voyager import schema, sqitch
 
     name = name or scratch_name(releases)
@@ -185,8 +192,10 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
     started = time.monotonic()
     with psycopg.connect(_admin(base_dsn), autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    sqitch.run(dsn, "deploy")
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+                     + (sql.SQL(" TEMPLATE {}").format(sql.Identifier(template)) if template else sql.SQL("")))
+    if not template:
+        sqitch.run(dsn, "deploy")
     vocab = title_vocabulary()
     tpls = templates()
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -242,3 +251,37 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
         conn.execute("INSERT INTO public.bench_catalog (releases, seed) VALUES (%s, %s)", (releases, seed))
     log(f"bench catalog: built in {time.monotonic() - started:.0f} s")
     return dsn
+
+
+@contextlib.contextmanager
+def as_found(dsn: str):
+    """Around a bench on a shared catalog: after it, the jobs' places and the
+    settings as they were, the queues' and catalog_changes' rows and the
+    nodes it added gone and the search count deltas folded (they net to
+    nothing once its rows are removed): what the product's own functions
+    moved, not what it planted."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        started = conn.execute("SELECT clock_timestamp()").fetchone()[0]
+        changes = conn.execute("SELECT coalesce(max(id), 0) FROM voyager.catalog_changes").fetchone()[0]
+        jobs = conn.execute("SELECT name, to_jsonb(j) FROM voyager.jobs j").fetchall()
+        settings = conn.execute("SELECT name, value FROM voyager.settings").fetchall()
+    try:
+        yield
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            cols = sql.SQL(", ").join(sql.Identifier(c) for c, in conn.execute(
+                """SELECT attname FROM pg_attribute WHERE attrelid = 'voyager.jobs'::regclass AND attnum > 0
+                    AND NOT attisdropped AND attname <> 'name' ORDER BY attnum"""))
+            for name, row in jobs:
+                conn.execute(sql.SQL("UPDATE voyager.jobs SET ({c}) = (SELECT {c} FROM jsonb_populate_record("
+                                     "NULL::voyager.jobs, %s)) WHERE name = %s").format(c=cols),
+                             (Jsonb(row), name))
+            for name, value in settings:
+                conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s AND value IS DISTINCT FROM %s",
+                             (value, name, value))
+            for table, at in (("judge_queue", "marked_at"), ("merge_settle_queue", "queued_at"),
+                              ("recategorize_queue", "queued_at"), ("nodes", "first_seen_at")):
+                conn.execute(sql.SQL("DELETE FROM voyager.{} WHERE {} >= %s").format(
+                    sql.Identifier(table), sql.Identifier(at)), (started,))
+            conn.execute("DELETE FROM voyager.catalog_changes WHERE id > %s", (changes,))
+            conn.execute("SELECT voyager.fold_search_counts(0)")
