@@ -1,11 +1,16 @@
 """The benches that share a generated catalog (judge, phase2's merges, store
---into) leave it as they found it: every table's rows, the releases' and
-texts' contents, the search counts, the settings and the jobs. A small catalog, copied from the tests' template (no sqitch run)."""
+--into, scale) leave it as they found it: every table's rows, the releases'
+and texts' contents, the search counts, the settings and the jobs; and
+`voyager bench scale` prints both sizes' figures, their ratios and the bars.
+A small catalog, copied from the tests' template (no sqitch run)."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import psycopg
@@ -17,6 +22,7 @@ from sim.generate import Options, generate
 from tests.conftest import drop_database
 from voyager.config import Config
 
+ROOT = Path(__file__).resolve().parent.parent
 RELEASES = 20_000
 
 
@@ -100,3 +106,45 @@ def test_the_store_into_a_shared_catalog_leaves_it_as_found(shared, home, corpus
     assert got["passes"] == 2 and got["releases_written"] > 0 and got["headers"] > 0
     assert got["postgres_cpu_seconds_per_million_headers"] > 0
     assert state(shared) == before
+
+
+def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, template_db, home, corpus):
+    sizes = (2_000, 3_000)
+    for n in sizes:
+        catalog.build(admin_dsn, releases=n, template=template_db[0], log=lambda m: None)
+    try:
+        before = {n: state(catalog.scratch_dsn(admin_dsn, catalog.scratch_name(n))) for n in sizes}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("VOYAGER_")}
+        env.update(VOYAGER_HOME=str(home), VOYAGER_DSN=admin_dsn)
+        out = subprocess.run(
+            [sys.executable, "-m", "voyager.cli", "bench", "scale", "--releases", str(sizes[1]), "--compare",
+             str(sizes[0]), "--corpus", str(corpus), "--store-repeat", "1", "--kinds", "search_word,category_page",
+             "--requests", "40", "--clients", "2", "--dirty", "100", "--repeats", "1", "--daily-repeats", "1",
+             "--probed", "200"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr[-3000:]
+        got = json.loads(out.stdout.strip().splitlines()[-1])
+        assert json.loads((home / "bench" / "last-scale.json").read_text())["output"] == got
+        assert list(got["sizes"]) == ["2000", "3000"]
+        for n in sizes:
+            one = got["sizes"][str(n)]
+            assert one["catalog"]["releases"] == n
+            assert one["api"]["kinds"]["search_word"]["errors"] == 0
+            assert one["store"]["releases_written"] > 0 and one["judge"]["sample"] == n
+            assert one["merges"]["merged"] == 180
+            assert one["peak_database_bytes"] >= one["database_bytes"] > 0
+            assert got["holds"][f"left_as_found_{n}"] is True
+            after = state(catalog.scratch_dsn(admin_dsn, catalog.scratch_name(n)))
+            # the API bench's own users, their days and grabs stay (the API's, not what this checks)
+            skip = {"voyager.users", "voyager.user_days", "voyager.release_grabs"}
+            assert {k: v for k, v in after.items() if k not in skip} == \
+                {k: v for k, v in before[n].items() if k not in skip}
+        r = got["ratios"]
+        assert r["hot_bytes_per_release"] > 0 and r["api"]["search_word"]["postgres_cpu_ms"] > 0
+        assert r["store_postgres_cpu_seconds_per_million_headers"] > 0
+        assert r["judge_daily_s_at_1m"] > 0 and r["merges_db_cpu_s_per_1000_probed"] > 0
+        assert {"api_search_word_postgres_cpu", "api_category_page_postgres_cpu", "hot_bytes_per_release",
+                "store_cpu_per_million_headers", "judge_2000", "merges_3000"} <= set(got["holds"])
+        assert isinstance(got["all_hold"], bool)
+    finally:
+        for n in sizes:
+            drop_database(admin_dsn, catalog.scratch_name(n))
