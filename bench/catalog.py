@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import sys
 import time
 
 import psycopg
@@ -186,7 +187,13 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
     assert name.endswith("_scratch"), "the bench catalog lives in a _scratch database"
     dsn = scratch_dsn(base_dsn, name)
     if not rebuild and present(dsn, releases, seed):
-        schema.deploy(dsn, log=lambda _: None)     # later schema changes, on the same rows
+        # later schema changes, on the same rows; none when another checkout
+        # has deployed changes this one's plan lacks (the catalog is shared)
+        ahead = {c for c, _ in schema.deployed_changes(dsn)} - schema.plan_change_ids("sqitch.plan")
+        if ahead:
+            log(f"bench catalog: {name} holds {len(ahead)} changes this checkout's sqitch.plan lacks: not deployed")
+        else:
+            schema.deploy(dsn, log=lambda _: None)
         log(f"bench catalog: {releases:,} releases already in {name}")
         return dsn
     started = time.monotonic()
@@ -253,14 +260,30 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
     return dsn
 
 
+# a table grown past this share of its size (its indexes too) is rewritten after a bench
+GROWN = 0.02
+
+# (not the chunks: cold, their dead space is reused)
+SIZES_SQL = """SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c
+                 JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'voyager' AND c.relkind = 'r' AND c.relname NOT LIKE 'release_chunks%'"""
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
 @contextlib.contextmanager
-def as_found(dsn: str):
+def as_found(dsn: str, log=_stderr):
     """Around a bench on a shared catalog: after it, the jobs' places and the
     settings as they were, the queues' and catalog_changes' rows and the
     nodes it added gone and the search count deltas folded (they net to
     nothing once its rows are removed): what the product's own functions
-    moved, not what it planted."""
+    moved, not what it planted. Then its pages: a table grown past GROWN
+    (its indexes too) is rewritten (VACUUM FULL), or the rows it held for a
+    while would stay in the catalog's hot bytes as empty pages."""
     with psycopg.connect(dsn, autocommit=True) as conn:
+        sizes = dict(conn.execute(SIZES_SQL).fetchall())
         started = conn.execute("SELECT clock_timestamp()").fetchone()[0]
         changes = conn.execute("SELECT coalesce(max(id), 0) FROM voyager.catalog_changes").fetchone()[0]
         jobs = conn.execute("SELECT name, to_jsonb(j) FROM voyager.jobs j").fetchall()
@@ -285,3 +308,9 @@ def as_found(dsn: str):
                     sql.Identifier(table), sql.Identifier(at)), (started,))
             conn.execute("DELETE FROM voyager.catalog_changes WHERE id > %s", (changes,))
             conn.execute("SELECT voyager.fold_search_counts(0)")
+            for table, size in conn.execute(SIZES_SQL).fetchall():
+                was = sizes.get(table, 0)
+                if size > was * (1 + GROWN) and size - was > 2**20:
+                    t0 = time.monotonic()
+                    conn.execute(sql.SQL("VACUUM (FULL, ANALYZE) voyager.{}").format(sql.Identifier(table)))
+                    log(f"bench catalog: {table} rewritten ({size - was:,} bytes grown, {time.monotonic() - t0:.0f} s)")

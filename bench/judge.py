@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(dsn: str, a, log) -> dict:
     """The judge's figures on a shared catalog, the catalog left as found."""
-    with as_found(dsn), psycopg.connect(dsn, autocommit=True) as conn:
+    with as_found(dsn, log), psycopg.connect(dsn, autocommit=True) as conn:
         planted = plant(conn, a.sample, log)
         conn.execute("SET jit = off")
         classes = dict(conn.execute("SELECT class, count(*) FROM public.bench_judge GROUP BY 1 ORDER BY 1").fetchall())
