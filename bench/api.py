@@ -399,15 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="voyager bench api", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--releases", type=int, default=1_000_000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--clients", type=int, default=16)
-    p.add_argument("--requests", type=int, default=2000, help="per kind")
-    p.add_argument("--workers", type=int, default=0, help="server worker processes (0: voyager web's default)")
-    p.add_argument("--kinds", default="search_word,search_popular,category_page,get")
-    p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
+    arguments(p)
     p.add_argument("--rebuild", action="store_true", help="build the catalog again (after a schema change)")
-    p.add_argument("--service", type=int, default=0, metavar="N",
-                   help="also N requests per kind from one client first (the service time, no queueing)")
     p.add_argument("--replicas", type=int, default=0, metavar="N",
                    help="then the same against a server reading from N replicas of the cluster")
     p.add_argument("--kill-replica", action="store_true",
@@ -425,19 +418,36 @@ def main(argv: list[str] | None = None) -> int:
         # one sitting: the smaller catalog first, then the larger, the same requests' shapes
         sizes = {n: measure(argparse.Namespace(**{**vars(args), "releases": n}), log)
                  for n in (args.compare, args.releases)}
-        small, large = sizes[args.compare]["kinds"], sizes[args.releases]["kinds"]
-        ratios = {}
-        for kind in large:
-            a, b = small.get(kind, {}), large[kind]
-            ratios[kind] = {f: round(b[f] / a[f], 2) for f in ("web_cpu_ms", "postgres_cpu_ms", "p95_ms")
-                            if a.get(f) and b.get(f)}
-            if a.get("postgres_cpu_ms") and b.get("postgres_cpu_ms"):
-                ratios[kind]["cpu_ms"] = round((b["web_cpu_ms"] + b["postgres_cpu_ms"])
-                                               / (a["web_cpu_ms"] + a["postgres_cpu_ms"]), 2)
-        print(json.dumps({"sizes": {str(n): v for n, v in sizes.items()}, "ratios": ratios}))
+        print(json.dumps({"sizes": {str(n): v for n, v in sizes.items()},
+                          "ratios": ratios(sizes[args.compare], sizes[args.releases])}))
         return 0
     print(json.dumps(measure(args, log)))
     return 0
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a measure (bench scale takes them too)."""
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--requests", type=int, default=2000, help="per kind")
+    p.add_argument("--workers", type=int, default=0, help="server worker processes (0: voyager web's default)")
+    p.add_argument("--kinds", default="search_word,search_popular,category_page,get")
+    p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
+    p.add_argument("--service", type=int, default=0, metavar="N",
+                   help="also N requests per kind from one client first (the service time, no queueing)")
+
+
+def ratios(small: dict, large: dict) -> dict:
+    """Per kind, the larger catalog's CPU a request and p95 over the smaller's."""
+    out = {}
+    for kind in large["kinds"]:
+        a, b = small["kinds"].get(kind, {}), large["kinds"][kind]
+        out[kind] = {f: round(b[f] / a[f], 2) for f in ("web_cpu_ms", "postgres_cpu_ms", "p95_ms")
+                     if a.get(f) and b.get(f)}
+        if a.get("postgres_cpu_ms") and b.get("postgres_cpu_ms"):
+            out[kind]["cpu_ms"] = round((b["web_cpu_ms"] + b["postgres_cpu_ms"])
+                                        / (a["web_cpu_ms"] + a["postgres_cpu_ms"]), 2)
+    return out
 
 
 def measure(args, log) -> dict:

@@ -5,14 +5,21 @@ spread as on a general indexer; texts kind 1; chunks copied from a handful of
 real chunks made by ext.codec, the release row's files, segments and bytes
 those of its chunk). Built with INSERT ... SELECT over generate_series, the
 indexes after the rows; reused when already there (same size and seed).
+
+One catalog of a size is shared by the benches that read a big catalog (api,
+judge, phase2, store --into, scale): what a bench plants it removes again,
+and `as_found` puts back what running the product's jobs on it moves.
 """
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 import time
 
 import psycopg
 from psycopg import sql
+from psycopg.types.json import Jsonb
 
 from sim import names
 
@@ -171,22 +178,31 @@ def present(dsn: str, releases: int, seed: int) -> bool:
 
 
 def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | None = None, log=print,
-          rebuild: bool = False) -> str:
-    """The scratch database's DSN, with its catalog built (or found already built)."""
+          rebuild: bool = False, template: str | None = None) -> str:
+    """The scratch database's DSN, with its catalog built (or found already built);
+    `template`: a database with the schema deployed to copy (the tests'), not sqitch."""
     from voyager import schema, sqitch
 
     name = name or scratch_name(releases)
     assert name.endswith("_scratch"), "the bench catalog lives in a _scratch database"
     dsn = scratch_dsn(base_dsn, name)
     if not rebuild and present(dsn, releases, seed):
-        schema.deploy(dsn, log=lambda _: None)     # later schema changes, on the same rows
+        # later schema changes, on the same rows; none when another checkout
+        # has deployed changes this one's plan lacks (the catalog is shared)
+        ahead = {c for c, _ in schema.deployed_changes(dsn)} - schema.plan_change_ids("sqitch.plan")
+        if ahead:
+            log(f"bench catalog: {name} holds {len(ahead)} changes this checkout's sqitch.plan lacks: not deployed")
+        else:
+            schema.deploy(dsn, log=lambda _: None)
         log(f"bench catalog: {releases:,} releases already in {name}")
         return dsn
     started = time.monotonic()
     with psycopg.connect(_admin(base_dsn), autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    sqitch.run(dsn, "deploy")
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+                     + (sql.SQL(" TEMPLATE {}").format(sql.Identifier(template)) if template else sql.SQL("")))
+    if not template:
+        sqitch.run(dsn, "deploy")
     vocab = title_vocabulary()
     tpls = templates()
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -242,3 +258,59 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
         conn.execute("INSERT INTO public.bench_catalog (releases, seed) VALUES (%s, %s)", (releases, seed))
     log(f"bench catalog: built in {time.monotonic() - started:.0f} s")
     return dsn
+
+
+# a table grown past this share of its size (its indexes too) is rewritten after a bench
+GROWN = 0.02
+
+# (not the chunks: cold, their dead space is reused)
+SIZES_SQL = """SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c
+                 JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'voyager' AND c.relkind = 'r' AND c.relname NOT LIKE 'release_chunks%'"""
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def as_found(dsn: str, log=_stderr):
+    """Around a bench on a shared catalog: after it, the jobs' places and the
+    settings as they were, the queues' and catalog_changes' rows and the
+    nodes it added gone and the search count deltas folded (they net to
+    nothing once its rows are removed): what the product's own functions
+    moved, not what it planted. Then its pages: a table grown past GROWN
+    (its indexes too) is rewritten (VACUUM FULL), or the rows it held for a
+    while would stay in the catalog's hot bytes as empty pages."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        sizes = dict(conn.execute(SIZES_SQL).fetchall())
+        started = conn.execute("SELECT clock_timestamp()").fetchone()[0]
+        changes = conn.execute("SELECT coalesce(max(id), 0) FROM voyager.catalog_changes").fetchone()[0]
+        jobs = conn.execute("SELECT name, to_jsonb(j) FROM voyager.jobs j").fetchall()
+        settings = conn.execute("SELECT name, value FROM voyager.settings").fetchall()
+    try:
+        yield
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            cols = sql.SQL(", ").join(sql.Identifier(c) for c, in conn.execute(
+                """SELECT attname FROM pg_attribute WHERE attrelid = 'voyager.jobs'::regclass AND attnum > 0
+                    AND NOT attisdropped AND attname <> 'name' ORDER BY attnum"""))
+            for name, row in jobs:
+                conn.execute(sql.SQL("UPDATE voyager.jobs SET ({c}) = (SELECT {c} FROM jsonb_populate_record("
+                                     "NULL::voyager.jobs, %s)) WHERE name = %s").format(c=cols),
+                             (Jsonb(row), name))
+            for name, value in settings:
+                conn.execute("UPDATE voyager.settings SET value = %s WHERE name = %s AND value IS DISTINCT FROM %s",
+                             (value, name, value))
+            for table, at in (("judge_queue", "marked_at"), ("merge_settle_queue", "queued_at"),
+                              ("recategorize_queue", "queued_at"), ("nodes", "first_seen_at")):
+                conn.execute(sql.SQL("DELETE FROM voyager.{} WHERE {} >= %s").format(
+                    sql.Identifier(table), sql.Identifier(at)), (started,))
+            conn.execute("DELETE FROM voyager.catalog_changes WHERE id > %s", (changes,))
+            conn.execute("SELECT voyager.fold_search_counts(0)")
+            for table, size in conn.execute(SIZES_SQL).fetchall():
+                was = sizes.get(table, 0)
+                if size > was * (1 + GROWN) and size - was > 2**20:
+                    t0 = time.monotonic()
+                    conn.execute(sql.SQL("VACUUM (FULL, ANALYZE) voyager.{}").format(sql.Identifier(table)))
+                    log(f"bench catalog: {table} rewritten ({size - was:,} bytes grown, {time.monotonic() - t0:.0f} s)")

@@ -1,9 +1,9 @@
 """`voyager bench judge`: the junk judge's database CPU per thousand dirty
 releases, and one daily pass over every catalog release.
 
-A generated catalog of --releases (bench.catalog, in its own scratch
-database, reused when built) gets the facts the judge reads, set-based and
-once (kept, with the catalog): most releases clean (an archive or a lone
+The shared generated catalog of --releases (bench.catalog) gets the facts
+the judge reads, set-based, for its newest --sample releases (all of them
+up to a million): most releases clean (an archive or a lone
 file probed, its start hashed, a par2 beside, an inner name for some), a few
 percent each rule's junk (dead: every first article 430; fake: a film's
 archive holding only a program; repeated: one start in 25 releases; locked:
@@ -12,18 +12,26 @@ passwords known for some encrypted ones, one release in a hundred holding a
 shared padding start beside its own, one in 37 merged into its neighbour,
 and one in 20 never probed.
 
-Dirty: --dirty probed releases picked at random across the catalog (merged
+Dirty: --dirty probed releases picked at random across the sample (merged
 members among them) have their probe results written again, so the
 statement triggers mark them; their verdicts are taken away first, as for
 facts just learnt. judge_dirty then drains the queue; the judge's backend
 CPU over the drain, per thousand marks, median of --repeats. Daily: the
 judge_daily job's pass from its start, run until done, --daily-repeats
 times (the first writes the verdicts the dirty runs did not; the later ones
-are the steady pass an indexer runs each day): the wall seconds and the
-backend CPU of each, their median. Prints one JSON line with the bars
-(<= 50 ms per thousand dirty, <= 60 s a daily pass at a million) and
-whether each holds (the daily pass by its wall seconds and by its backend
-CPU: on a shared machine the wall is the other processes' too).
+are the steady pass an indexer runs each day), over the sample (the pass
+walks by id: it starts at the sample's first), scaled to a million
+releases: the wall seconds and the backend CPU of each, their median.
+Prints one JSON line with the bars (<= 50 ms per thousand dirty, <= 60 s a
+daily pass at a million) and whether each holds (the daily pass by its wall
+seconds and by its backend CPU: on a shared machine the wall is the other
+processes' too). Then every planted fact, verdict and merge is removed: the
+catalog is left as it was found.
+
+The sample: facts for every release of a 10,000,000 catalog are ten times a
+million's rows written and then deleted (and dead in its tables after);
+the judge's costs are per release judged, so a million of them, walked in
+the big catalog's indexes, say what the whole would.
 """
 from __future__ import annotations
 
@@ -35,7 +43,7 @@ import time
 
 import psycopg
 
-from bench.catalog import build
+from bench.catalog import as_found, build
 from bench.cpu import backend_cpu, postgres_cpu
 from voyager.config import Config
 
@@ -45,7 +53,7 @@ DAILY_BAR_S = 60.0           # one daily pass at 1,000,000 releases
 # One class a release: most clean, a few percent each rule's junk.
 CLASSES_SQL = """
 CREATE TABLE public.bench_judge AS
-SELECT r.id, r.files, r.has_par2, left(r.name, 40) AS stem, r.u,
+SELECT r.id, r.files, r.has_par2, r.readable, left(r.name, 40) AS stem, r.u,
        CASE WHEN r.u < 0.05 THEN 'unprobed'
             WHEN r.u < 0.07 THEN 'dead'
             WHEN r.u < 0.08 THEN 'fake'
@@ -55,7 +63,8 @@ SELECT r.id, r.files, r.has_par2, left(r.name, 40) AS stem, r.u,
             WHEN r.u < 0.15 THEN 'unusable'
             ELSE 'clean' END AS class,
        r.v
-  FROM (SELECT r.id, r.files, r.has_par2, r.name, random() AS u, random() AS v FROM voyager.releases r) r
+  FROM (SELECT r.id, r.files, r.has_par2, r.readable, r.name, random() AS u, random() AS v
+          FROM (SELECT * FROM voyager.releases ORDER BY id DESC LIMIT %(sample)s) r) r
 """
 
 FACTS_SQL = [
@@ -127,29 +136,66 @@ SELECT voyager.merge_releases(array_agg(b.id - 1 ORDER BY b.id), array_agg(b.id 
 """
 
 
-def plant(conn: psycopg.Connection, releases: int, log) -> None:
-    """The judge's facts over the catalog, once (public.bench_judge holds the classes)."""
-    if conn.execute("SELECT to_regclass('public.bench_judge_built')").fetchone()[0]:
-        return
+# the tables the facts go into (vacuumed after the plant and after the removal)
+TOUCHED = ("probe_cache", "probe_candidates", "file_hashes", "release_passwords", "releases", "release_texts",
+           "release_judgements", "release_merges", "release_own_totals")
+
+UNPLANT_SQL = [
+    """SELECT voyager.unmerge_releases(array_agg(DISTINCT m.survivor_id))
+         FROM voyager.release_merges m JOIN public.bench_judge b ON b.id = m.survivor_id""",
+    """DELETE FROM voyager.release_judgements j USING public.bench_judge b WHERE j.release_id = b.id""",
+    """DELETE FROM voyager.file_hashes WHERE message_id LIKE 'j%@bench'""",
+    """DELETE FROM voyager.probe_candidates WHERE message_id LIKE 'j%@bench'""",
+    """DELETE FROM voyager.probe_cache WHERE message_id LIKE 'j%@bench'""",
+    """DELETE FROM voyager.release_passwords p USING public.bench_judge b
+        WHERE p.release_id = b.id AND b.class IN ('locked', 'keyed')""",
+    """UPDATE voyager.releases r SET readable = b.readable FROM public.bench_judge b
+        WHERE b.id = r.id AND b.class = 'unusable'""",
+    """DELETE FROM voyager.release_texts t USING public.bench_judge b
+        WHERE t.release_id = b.id AND t.kind = 2 AND (b.class = 'unusable' OR (b.class = 'clean' AND b.v < 0.33))""",
+    """DROP TABLE public.bench_judge""",
+]
+
+
+def plant(conn: psycopg.Connection, sample: int, log) -> float:
+    """The judge's facts over the newest `sample` releases (public.bench_judge
+    holds their classes); its seconds."""
+    if conn.execute("SELECT to_regclass('public.bench_judge')").fetchone()[0]:
+        unplant(conn, log)                   # a run that stopped half-way
     t0 = time.monotonic()
-    conn.execute("DROP TABLE IF EXISTS public.bench_judge")
     conn.execute("SET maintenance_work_mem = '1GB'")
     conn.execute("SET synchronous_commit = off")
     conn.execute("SELECT setseed(0.17)")
-    conn.execute(CLASSES_SQL)
+    conn.execute(CLASSES_SQL, {"sample": sample})
     for i, q in enumerate(FACTS_SQL):
         conn.execute(q)
         log(f"bench judge: facts {i + 1}/{len(FACTS_SQL)} ({time.monotonic() - t0:.0f} s)")
+    lo, hi = conn.execute("SELECT min(id), max(id) FROM public.bench_judge").fetchone()
     step = 100_000
-    for first in range(1, releases + 1, step):
+    for first in range(lo, hi + 1, step):
         conn.execute(MERGE_SQL, {"first": first, "last": first + step - 1})
     log(f"bench judge: merges ({time.monotonic() - t0:.0f} s)")
     conn.execute("TRUNCATE voyager.judge_queue")
-    conn.execute("DELETE FROM voyager.release_judgements WHERE verdict <> 'merged'")
-    conn.execute("VACUUM ANALYZE")
-    conn.execute("CREATE TABLE public.bench_judge_built (built_at timestamptz DEFAULT now())")
-    conn.execute("INSERT INTO public.bench_judge_built DEFAULT VALUES")
+    conn.execute("""DELETE FROM voyager.release_judgements j USING public.bench_judge b
+                     WHERE j.release_id = b.id AND j.verdict <> 'merged'""")
+    _vacuum(conn)
     log(f"bench judge: facts planted in {time.monotonic() - t0:.0f} s")
+    return time.monotonic() - t0
+
+
+def unplant(conn: psycopg.Connection, log) -> float:
+    """The merges undone, the verdicts and every planted fact gone; its seconds."""
+    t0 = time.monotonic()
+    for q in UNPLANT_SQL:
+        conn.execute(q)
+    _vacuum(conn)
+    log(f"bench judge: facts removed in {time.monotonic() - t0:.0f} s")
+    return time.monotonic() - t0
+
+
+def _vacuum(conn: psycopg.Connection) -> None:
+    for table in TOUCHED:
+        conn.execute(f"VACUUM ANALYZE voyager.{table}")
 
 
 def dirty_run(conn: psycopg.Connection, dirty: int, seed: int) -> dict:
@@ -193,34 +239,46 @@ def drained(conn: psycopg.Connection, call: str, done, digits: int) -> tuple[lis
                   "server_cpu_s": round(s1 - s0, digits) if s0 is not None else None}
 
 
-def daily_run(conn: psycopg.Connection) -> dict:
-    """The judge_daily job's pass from its start, run until done."""
-    conn.execute("UPDATE voyager.jobs SET place = NULL, place_id = NULL WHERE name = 'judge_daily'")
+def daily_run(conn: psycopg.Connection, first: int) -> dict:
+    """The judge_daily job's pass from release `first` (the sample's first), run until done."""
+    conn.execute("UPDATE voyager.jobs SET place = now(), place_id = %s WHERE name = 'judge_daily'", (first - 1,))
     runs, cost = drained(conn, "SELECT voyager.judge_daily()", lambda out: out["done"], 2)
     return {"judged": sum(r["judged"] for r in runs), "hidden": sum(r["hidden"] for r in runs),
             "changed": sum(r["changed"] for r in runs), "runs": len(runs), **cost}
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="voyager bench judge", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--releases", type=int, default=1_000_000, help="releases of the catalog")
+def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--dirty", type=int, default=20_000, help="releases marked dirty a run")
     ap.add_argument("--repeats", type=int, default=3, help="dirty runs")
     ap.add_argument("--daily-repeats", type=int, default=3, help="daily passes (0: none)")
+    ap.add_argument("--sample", type=int, default=1_000_000,
+                    help="the newest releases given the judge's facts (all of a smaller catalog)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="voyager bench judge", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--releases", type=int, default=1_000_000, help="releases of the catalog")
+    arguments(ap)
     ap.add_argument("--quick", action="store_true", help="100,000 releases, 5,000 dirty, one daily pass after a first")
     a = ap.parse_args(argv)
     if a.quick:
         a.releases, a.dirty, a.daily_repeats = 100_000, 5_000, 2
-    cfg = Config.from_env()
     log = lambda m: print(m, file=sys.stderr)          # noqa: E731
     t0 = time.monotonic()
-    name = "voyager_judge_scratch" if a.releases == 1_000_000 else f"voyager_judge_{a.releases}_scratch"
-    dsn = build(cfg.dsn, a.releases, name=name, log=log)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        plant(conn, a.releases, log)
-        built = time.monotonic() - t0
+    dsn = build(Config.from_env().dsn, a.releases, log=log)
+    built = time.monotonic() - t0
+    print(json.dumps({"bench": "judge", "releases": a.releases, "catalog_s": round(built, 1),
+                      **measure(dsn, a, log)}))
+    return 0
+
+
+def measure(dsn: str, a, log) -> dict:
+    """The judge's figures on a shared catalog, the catalog left as found."""
+    with as_found(dsn, log), psycopg.connect(dsn, autocommit=True) as conn:
+        planted = plant(conn, a.sample, log)
         conn.execute("SET jit = off")
         classes = dict(conn.execute("SELECT class, count(*) FROM public.bench_judge GROUP BY 1 ORDER BY 1").fetchall())
+        sample, first = conn.execute("SELECT count(*), min(id) FROM public.bench_judge").fetchone()
         merged = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
         dirty = []
         for k in range(a.repeats):
@@ -228,21 +286,23 @@ def main(argv: list[str] | None = None) -> int:
             log(f"bench judge: dirty {dirty[-1]}")
         daily = []
         for _ in range(a.daily_repeats):
-            daily.append(daily_run(conn))
+            daily.append(daily_run(conn, first))
             log(f"bench judge: daily {daily[-1]}")
         verdicts = dict(conn.execute("SELECT verdict, count(*) FROM voyager.release_judgements GROUP BY 1 ORDER BY 1")
                         .fetchall())
         counts_off = conn.execute("SELECT count(*) FROM voyager.check_search_counts()").fetchone()[0]
+        removed = unplant(conn, log)
     per_1000 = [1000 * 1000 * d["cpu_s"] / d["marked"] for d in dirty if d["cpu_s"] is not None and d["marked"]]
     ms = round(statistics.median(per_1000), 2) if per_1000 else None
     steady = daily[1:] or daily
     daily_s = round(statistics.median(d["seconds"] for d in steady), 2) if steady else None
-    scaled = round(daily_s * 1_000_000 / a.releases, 2) if daily_s is not None else None
+    # the pass walked the sample: a million releases' pass is that many times it
+    scaled = round(daily_s * 1_000_000 / sample, 2) if daily_s is not None else None
     daily_cpu = (round(statistics.median(d["cpu_s"] for d in steady), 2)
                  if steady and steady[0]["cpu_s"] is not None else None)
-    print(json.dumps({
-        "bench": "judge", "releases": a.releases, "classes": classes, "merged": merged, "dirty": a.dirty,
-        "built_s": round(built, 1),
+    return {
+        "sample": sample, "classes": classes, "merged": merged, "dirty": a.dirty,
+        "planted_s": round(planted, 1), "removed_s": round(removed, 1),
         "dirty_cpu_ms_per_1000": ms,
         "dirty_cpu_ms_per_1000_runs": [round(x, 2) for x in per_1000],
         "dirty_runs": dirty,
@@ -254,9 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         "holds": {"dirty": ms is not None and ms <= DIRTY_BAR_MS,
                   "daily": scaled is not None and scaled <= DAILY_BAR_S,
                   # the backend's own seconds: the pass on a machine nothing else is using
-                  "daily_cpu": daily_cpu is not None and daily_cpu * 1_000_000 / a.releases <= DAILY_BAR_S},
-    }))
-    return 0
+                  "daily_cpu": daily_cpu is not None and daily_cpu * 1_000_000 / sample <= DAILY_BAR_S},
+    }
 
 
 if __name__ == "__main__":

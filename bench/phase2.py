@@ -1,8 +1,7 @@
 """`voyager bench phase2`: the merges job on a big catalog, after a burst of
 probe results.
 
-A generated catalog of --releases (bench.catalog, in its own scratch
-database, voyager_phase2_scratch, reused when built) gets --probed new probe
+The shared generated catalog of --releases (bench.catalog) gets --probed new probe
 results at once: uploads of --upload releases each (the newest releases, one
 poster, one group, posted a minute apart), one holding a par2 set that
 describes the others' first 16 KiB and sizes, the rest lone files whose
@@ -11,7 +10,7 @@ filled as store_probes fills them, the results arriving over ten minutes. Then t
 after run, until its place has caught up: each run's time, the database's
 CPU (the whole server) per thousand probed releases, and the merges against
 what was planted. Prints one JSON line. The planted rows are removed after
-(the merges undone), so the catalog can be measured again.
+(the merges undone): the catalog is left as it was found.
 """
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ import time
 
 import psycopg
 
-from bench.catalog import build
+from bench.catalog import as_found, build
 from bench.cpu import postgres_cpu
 from voyager.config import Config
 
@@ -122,7 +121,7 @@ def unplant(conn: psycopg.Connection) -> None:
                      WHERE c.release_id = b.id AND c.month = voyager.chunk_month(b.posted_at)
                        AND voyager.chunk_month(b.old_posted_at) <> voyager.chunk_month(b.posted_at)""")
     conn.execute("DELETE FROM voyager.recategorize_queue")
-    conn.execute("TRUNCATE bench_phase2")
+    conn.execute("DROP TABLE bench_phase2")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,11 +135,17 @@ def main(argv: list[str] | None = None) -> int:
                          "ten unrelated titles merged into one (no upload looks like that: the worst case for "
                          "the survivor's texts)")
     a = ap.parse_args(argv)
-    cfg = Config.from_env()
     t0 = time.monotonic()
-    dsn = build(cfg.dsn, a.releases, name="voyager_phase2_scratch", log=lambda m: print(m, file=sys.stderr))
+    dsn = build(Config.from_env().dsn, a.releases, log=lambda m: print(m, file=sys.stderr))
     built = time.monotonic() - t0
-    with psycopg.connect(dsn, autocommit=True) as conn:
+    print(json.dumps({"bench": "phase2", "releases": a.releases, "catalog_seconds": round(built, 1),
+                      **measure(dsn, a)}), flush=True)
+    return 0
+
+
+def measure(dsn: str, a) -> dict:
+    """The merges' figures on a shared catalog, the catalog left as found."""
+    with as_found(dsn), psycopg.connect(dsn, autocommit=True) as conn:
         unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
         plant(conn, a.probed, a.upload, a.shape)
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
@@ -164,16 +169,14 @@ def main(argv: list[str] | None = None) -> int:
         t1 = time.monotonic()
         unplant(conn)
         undone = time.monotonic() - t1
-    print(json.dumps({
-        "bench": "phase2", "releases": a.releases, "probed": a.probed, "upload": a.upload, "shape": a.shape,
-        "catalog_seconds": round(built, 1), "runs": runs,
+    return {
+        "probed": a.probed, "upload": a.upload, "shape": a.shape, "runs": runs,
         "max_run_seconds": max(r["seconds"] for r in runs),
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
         "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
         "planted_merges": a.probed - -(-a.probed // a.upload), "search_counts_off": counts_off,
         "unmerge_seconds": round(undone, 1),
-        "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}), flush=True)
-    return 0
+        "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}
 
 
 if __name__ == "__main__":

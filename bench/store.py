@@ -9,6 +9,11 @@ on the local cluster. postgres_cpu_seconds counts every PostgreSQL process
 that ended, through the postmaster's reaped-children times), so work moved
 out of the backend still counts. The least CPU of the passes is quoted (the
 machine is shared and noisy).
+
+--into N: the passes store into the shared generated catalog of N releases
+(bench.catalog) instead, under group names of their own (`bench.store.`
+before the corpus's: no generated group's), each pass's every row removed
+after it: the store's cost in a big catalog, the catalog left as found.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from psycopg.types.json import Jsonb
 
 from voyager.config import Config
 from voyager.db import fresh_database
+from bench.catalog import as_found, build
 from bench.cpu import backend_cpu, postgres_cpu
 from workers.replay import replay_into_db
 from workers.store import Store
@@ -110,35 +116,121 @@ def replay(rec: dict, dsn: str) -> dict:
     return {"postgres_cpu_seconds": cpu, "backend_cpu_seconds": backend, "wall_seconds": wall, "calls": calls}
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="voyager bench store", description=__doc__.split("\n\n")[0])
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--after-deploy", metavar="SQL", help="SQL run on each fresh database first (experiments)")
-    a = p.parse_args(argv)
-    cfg = Config.from_env()
-    key = hashlib.sha1(str(Path(a.corpus).resolve()).encode()
-                       + (Path(a.corpus) / "groups.json").read_bytes()).hexdigest()[:12]
-    cache = cfg.home / "bench" / f"store-{key}.pickle"
+PREFIX = "bench.store."
+
+# what a pass wrote into a shared catalog: its releases (ids past the mark) and
+# what hangs off them, its groups' pending releases, ranges and leases, its
+# new posters and group sets
+REMOVE_SQL = [
+    """DELETE FROM voyager.release_chunks c USING voyager.releases r
+        WHERE r.id > %(release)s AND c.release_id = r.id AND c.month = voyager.chunk_month(r.posted_at)""",
+    *(f"DELETE FROM voyager.{t} WHERE release_id > %(release)s"
+      for t in ("release_texts", "probe_candidates", "release_judgements", "release_passwords", "release_media_ids",
+                "release_nfos", "release_own_totals", "release_grabs", "file_hashes", "spot_matches")),
+    """DELETE FROM voyager.releases WHERE id > %(release)s""",
+    *(f"""DELETE FROM voyager.{t} x USING voyager.pending_releases p
+           WHERE x.pending_key = p.release_key AND p.group_id = ANY(%(groups)s)"""
+      for t in ("probe_candidates", "file_hashes", "spot_matches")),
+    *(f"DELETE FROM voyager.{t} WHERE group_id = ANY(%(groups)s)"
+      for t in ("pending_releases", "pending_signatures", "snapshots", "group_leases", "group_dates", "recoveries",
+                "ranges")),
+    """DELETE FROM voyager.groups WHERE id = ANY(%(groups)s)""",
+    """DELETE FROM voyager.posters WHERE id > %(poster)s""",
+    """DELETE FROM voyager.group_sets WHERE id > %(group_set)s""",
+]
+
+
+def renamed(rec: dict) -> dict:
+    """The recording under group names no generated catalog uses, its
+    priority numbers left to plan_groups (the catalog's groups hold them)."""
+    def groups(names):
+        return [PREFIX + g for g in names]
+
+    def batch(b: dict) -> dict:
+        return {**b, "releases": [{**r, "groups": groups(r["groups"])} for r in b["releases"]],
+                "pending": [{**x, "groups": groups(x["groups"])} if "groups" in x else x for x in b["pending"]],
+                "samples": [{**x, "groups": groups(x["groups"])} for x in b["samples"]]}
+
+    return {**rec, "listing": [{k: v for k, v in {**g, "name": PREFIX + g["name"]}.items() if k != "priority"}
+                               for g in rec["listing"]],
+            "calls": [(PREFIX + c[0], *c[1:5], batch(c[5])) for c in rec["calls"]]}
+
+
+def into(rec: dict, dsn: str) -> dict:
+    """One pass stored into a shared catalog, everything it wrote removed after."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        marks = dict(zip(("release", "poster", "group_set"), conn.execute(
+            """SELECT (SELECT coalesce(max(id), 0) FROM voyager.releases),
+                      (SELECT coalesce(max(id), 0) FROM voyager.posters),
+                      (SELECT coalesce(max(id), 0) FROM voyager.group_sets)""").fetchone()))
+        if conn.execute("SELECT 1 FROM voyager.groups WHERE starts_with(name, %s)", (PREFIX,)).fetchone():
+            raise RuntimeError(f"groups {PREFIX}* are in the catalog already: not this pass's to remove")
+    with as_found(dsn):
+        try:
+            out = replay(rec, dsn)
+        finally:
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                marks["groups"] = [g for g, in conn.execute(
+                    "SELECT id FROM voyager.groups WHERE starts_with(name, %s)", (PREFIX,))]
+                for q in REMOVE_SQL:
+                    conn.execute(q, marks)
+    return out
+
+
+def cache_path(corpus: str, cfg: Config) -> Path:
+    key = hashlib.sha1(str(Path(corpus).resolve()).encode()
+                       + (Path(corpus) / "groups.json").read_bytes()).hexdigest()[:12]
+    return cfg.home / "bench" / f"store-{key}.pickle"
+
+
+def recording(corpus: str, cfg: Config) -> dict:
+    """The corpus's batches, recorded once (a cache file under $VOYAGER_HOME/bench)."""
+    cache = cache_path(corpus, cfg)
     if cache.exists():
-        rec = pickle.loads(cache.read_bytes())
-    else:
-        rec = record(a.corpus, scratch_database(cfg.dsn))
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_bytes(pickle.dumps(rec, protocol=5))
-    passes = [replay(rec, scratch_database(cfg.dsn, a.after_deploy)) for _ in range(max(1, a.repeat))]
+        return pickle.loads(cache.read_bytes())
+    rec = record(corpus, scratch_database(cfg.dsn))
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(pickle.dumps(rec, protocol=5))
+    return rec
+
+
+def figures(rec: dict, passes: list[dict]) -> dict:
     best = min(passes, key=lambda r: r["postgres_cpu_seconds"])
     headers = rec["headers"]
     releases = sum(len(c[5]["releases"]) for c in rec["calls"])
-    print(json.dumps({
+    return {
         "headers": headers, "batches": best["calls"], "releases_written": releases, "passes": len(passes),
         "postgres_cpu_seconds": round(best["postgres_cpu_seconds"], 3),
         "postgres_cpu_seconds_per_million_headers": round(best["postgres_cpu_seconds"] / headers * 1e6, 3),
         "postgres_cpu_us_per_release": round(best["postgres_cpu_seconds"] / releases * 1e6, 1) if releases else None,
         "backend_cpu_seconds": round(best["backend_cpu_seconds"], 3),
+        "backend_cpu_seconds_per_million_headers": round(best["backend_cpu_seconds"] / headers * 1e6, 3),
         "store_wall_seconds": round(best["wall_seconds"], 3),
         "all_passes_cpu_seconds": [round(r["postgres_cpu_seconds"], 3) for r in passes],
-    }))
+    }
+
+
+def measure_into(corpus: str, dsn: str, repeat: int) -> dict:
+    """--into's figures on the catalog at `dsn`."""
+    rec = renamed(recording(corpus, Config.from_env()))
+    return figures(rec, [into(rec, dsn) for _ in range(max(1, repeat))])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="voyager bench store", description=__doc__.split("\n\n")[0])
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--after-deploy", metavar="SQL", help="SQL run on each fresh database first (experiments)")
+    p.add_argument("--into", type=int, metavar="N", help="store into the shared generated catalog of N releases")
+    a = p.parse_args(argv)
+    cfg = Config.from_env()
+    if a.into:
+        dsn = build(cfg.dsn, a.into, log=lambda m: print(m, file=sys.stderr))
+        print(json.dumps({"into": a.into, **measure_into(a.corpus, dsn, a.repeat)}))
+        return 0
+    rec = recording(a.corpus, cfg)
+    passes = [replay(rec, scratch_database(cfg.dsn, a.after_deploy)) for _ in range(max(1, a.repeat))]
+    print(json.dumps(figures(rec, passes)))
     return 0
 
 

@@ -172,7 +172,8 @@ def cpu_figures(cfg: Config, conn: psycopg.Connection, dsn: str, measure: bool) 
     store, e2e, window, api = (last_bench(cfg, n) for n in ("store", "e2e", "window", "api"))
     if store:
         out["store_cpu_seconds_per_million_headers"] = _from_bench(
-            store, "store", store["output"]["postgres_cpu_seconds_per_million_headers"])
+            store, "store", store["output"]["postgres_cpu_seconds_per_million_headers"],
+            f"into a catalog of {store['output']['into']} releases" if store["output"].get("into") else "")
     if e2e and e2e["output"].get("headers"):
         parts = e2e["output"]["cpu_seconds"]
         worker = sum(parts.get(k) or 0 for k in ("window", "inflate", "store", "worker_other", "fetch"))

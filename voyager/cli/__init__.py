@@ -282,7 +282,7 @@ def cmd_sim(args, cfg: Config) -> int:
 BENCHES = {"window": "bench.window", "store": "bench.store", "nzb": "bench.nzb", "e2e": "bench.e2e",
            "api": "bench.api", "probe": "bench.probe", "phase2-fidelity": "bench.phase2_fidelity", "judge-fidelity": "bench.judge_fidelity",
            "phase2": "bench.phase2", "judge": "bench.judge", "spots": "bench.spots",
-           "spot-fidelity": "bench.spot_fidelity"}
+           "spot-fidelity": "bench.spot_fidelity", "scale": "bench.scale"}
 
 
 def cmd_bench(args, cfg: Config) -> int:
