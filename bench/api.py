@@ -442,7 +442,7 @@ def ratios(small: dict, large: dict) -> dict:
     out = {}
     for kind in large["kinds"]:
         a, b = small["kinds"].get(kind, {}), large["kinds"][kind]
-        out[kind] = {f: round(b[f] / a[f], 2) for f in ("web_cpu_ms", "postgres_cpu_ms", "p95_ms")
+        out[kind] = {f: round(b[f] / a[f], 2) for f in ("web_cpu_ms", "postgres_cpu_ms", "web_backends_cpu_ms", "p95_ms")
                      if a.get(f) and b.get(f)}
         if a.get("postgres_cpu_ms") and b.get("postgres_cpu_ms"):
             out[kind]["cpu_ms"] = round((b["web_cpu_ms"] + b["postgres_cpu_ms"])
