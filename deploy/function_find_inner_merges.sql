@@ -1,4 +1,4 @@
--- Deploy voyager:function_find_inner_merges to pg
+-- Deploy voyager:function_find_inner_merges to pg: the slice's releases read by id
 BEGIN;
 -- The inner merge: an upload posted one file a time under subjects that do
 -- not say so is many lone releases, but inside, their archives, yEnc names or
@@ -9,7 +9,7 @@ BEGIN;
 -- look-alike: two uploads' random stems of one length are two uploads.
 -- Settled releases only. Proposals only. The slice [p_from, p_to) is the lone releases first seen in
 -- it and those whose articles were probed in it.
-CREATE FUNCTION voyager.find_inner_merges(p_from timestamptz, p_to timestamptz)
+CREATE OR REPLACE FUNCTION voyager.find_inner_merges(p_from timestamptz, p_to timestamptz)
 RETURNS TABLE (survivor_id bigint, merged_id bigint, via text, set_id bytea)
 LANGUAGE sql STABLE AS $$
 WITH touched AS (
@@ -22,9 +22,10 @@ WITH touched AS (
      WHERE k.probed_at >= p_from AND k.probed_at < p_to
 ), seeds AS (                         -- a lone release of the slice and each of its random inner stems
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
-      FROM touched t
-      JOIN voyager.releases r ON r.id = t.id AND r.files = 1 AND r.settled_at IS NOT NULL
+      FROM voyager.releases r
      CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
+     WHERE r.id = ANY (ARRAY(SELECT t.id FROM touched t))       -- by id: joined, the lone releases
+       AND r.files = 1 AND r.settled_at IS NOT NULL              -- were all scanned a slice
 ), members AS (                       -- the poster's releases within 12 hours holding the same stem
     SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
       FROM seeds l

@@ -1,4 +1,4 @@
--- Deploy voyager:function_merge_releases to pg
+-- Deploy voyager:function_merge_releases to pg: the releases to lock read by id
 BEGIN;
 -- Applies the finders' proposals (survivor, merged, via, par2 set), in one
 -- transaction: a merged release points at the survivor's root (a survivor
@@ -15,7 +15,7 @@ BEGIN;
 -- What a merge writes, for merge_releases' plain proposals at once and its
 -- others one at a time: each root's own head kept before its first member
 -- joins, each merged release pointed at its root, release_merges saying so.
-CREATE FUNCTION voyager.merge_record(p_merged bigint[], p_roots bigint[], p_via text[], p_set bytea[])
+CREATE OR REPLACE FUNCTION voyager.merge_record(p_merged bigint[], p_roots bigint[], p_via text[], p_set bytea[])
 RETURNS void
 LANGUAGE sql AS $$
 INSERT INTO voyager.release_own_totals (release_id, posted_at, last_posted_at, first_article, last_article,
@@ -37,7 +37,7 @@ $$;
 COMMENT ON FUNCTION voyager.merge_record(bigint[], bigint[], text[], bytea[]) IS
     'merge_releases'' writes: the roots'' own heads kept, the merged releases pointed at their roots, release_merges';
 
-CREATE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[])
+CREATE OR REPLACE FUNCTION voyager.merge_releases(p_survivor bigint[], p_merged bigint[], p_via text[], p_set bytea[])
 RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -55,14 +55,15 @@ BEGIN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
-    -- (each set by an index: the releases given, their roots, the members of those merged)
+    -- (each set by an index: the releases given, their roots, the members of those merged; and
+    -- they by id: joined, a thousand ids were planned as a scan of every release)
     PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_survivor || p_merged) i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL
-                    UNION
-                    SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_survivor || p_merged) i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL
+                             UNION
+                             SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i))
      ORDER BY r.id FOR UPDATE;
 
     -- the plain proposals at once (nearly all of them): the survivor's root and the merged
@@ -122,20 +123,20 @@ COMMENT ON FUNCTION voyager.merge_releases(bigint[], bigint[], text[], bytea[]) 
 -- Undoes merges: each release given (a merged one, or a survivor: all of its
 -- members) stands on its own again, shown again, and the survivors' heads are
 -- settled anew. Returns how many releases left a survivor.
-CREATE FUNCTION voyager.unmerge_releases(p_ids bigint[]) RETURNS integer
+CREATE OR REPLACE FUNCTION voyager.unmerge_releases(p_ids bigint[]) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
     v_out bigint[];
     v_roots bigint[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
-    PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_ids) i
-                    UNION
-                    SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL)
+    PERFORM 1 FROM voyager.releases r                                -- (by id, as merge_releases)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_ids) i
+                             UNION
+                             SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL))
      ORDER BY r.id FOR UPDATE;
     SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
       INTO v_out, v_roots

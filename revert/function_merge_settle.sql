@@ -1,4 +1,4 @@
--- Revert voyager:function_merge_settle from pg: merge_settle's body of v1.2 again
+-- Revert voyager:function_merge_settle from pg: the body of v1.3 again
 BEGIN;
 -- A survivor's head from its own and its members': files, segments, bytes,
 -- the posting span and articles summed or spanned; complete when every part
@@ -6,7 +6,10 @@ BEGIN;
 -- else the readable member's with the most files, else the proving set's
 -- (source 7); its chunk moved under the month its posting date now files it
 -- in; its text of kind 7 the members' text lines, each once (their names
--- only when readable), so search finds it by them; its
+-- only when readable), so search finds it by them: a line whose every word
+-- the survivor's own texts already have finds nothing new and is left out
+-- (the files of one upload mostly share their words; every text written
+-- costs its words' and trigrams' index entries and its count deltas); its
 -- category asked again; its password the surest of its parts'. A root left
 -- without members gets its own head back.
 -- Called under merge_releases' or unmerge_releases' row locks.
@@ -69,8 +72,8 @@ BEGIN
          WHERE c.release_id = h.id AND c.month = voyager.chunk_month(r.posted_at)
            AND voyager.chunk_month(r.posted_at) <> voyager.chunk_month(h.posted_at)
         RETURNING 1
-    ), renamed AS (
-        UPDATE voyager.release_texts t SET text = h.name
+    ), renamed AS (                   -- (at its new date: the date's move then leaves it alone)
+        UPDATE voyager.release_texts t SET text = h.name, posted_at = h.posted_at
           FROM heads h WHERE t.release_id = h.id AND t.kind = 1 AND t.text <> h.name
         RETURNING 1
     )
@@ -86,8 +89,15 @@ BEGIN
                              h.files, h.complete, h.has_par2, h.source, h.name);
 
     -- one kind-7 text a survivor: its members' lines, each once (every volume of an archive
-    -- lists the same entries); written only where it changed, as every text indexes its words
-    WITH lines AS (
+    -- lists the same entries) and only those bringing a word its own texts lack; written only
+    -- where it changed, as every text indexes its words
+    WITH own AS MATERIALIZED (
+        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words
+          FROM voyager.release_texts t
+         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
+         WHERE t.release_id = ANY (v_held) AND t.kind <> 7
+         GROUP BY t.release_id
+    ), lines AS (
         SELECT m.merged_into AS root, h.posted_at, l.line, min(t.kind) AS kind
           FROM voyager.releases m
           JOIN voyager.releases h ON h.id = m.merged_into
@@ -98,7 +108,9 @@ BEGIN
          GROUP BY m.merged_into, h.posted_at, l.line
     ), texts AS MATERIALIZED (
         SELECT l.root, l.posted_at, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
-          FROM lines l GROUP BY l.root, l.posted_at
+          FROM lines l LEFT JOIN own o ON o.root = l.root
+         WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
+         GROUP BY l.root, l.posted_at
     ), gone AS (
         DELETE FROM voyager.release_texts t
          WHERE t.release_id = ANY (p_roots) AND t.kind = 7

@@ -1,5 +1,7 @@
--- Revert voyager:trigger_search_counts_releases from pg: search_counts_releases' body of v1.2 again
--- search_counts_releases spells a category's key through search_category_key.
+-- Revert voyager:trigger_search_counts_releases from pg: the body of v1.3 again
+-- search_counts_releases spells a category's key through search_category_key;
+-- a text already at its release's new posting date (written so by the statement
+-- that moved the date) is not written again.
 BEGIN;
 CREATE OR REPLACE FUNCTION voyager.search_counts_releases() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -26,7 +28,8 @@ BEGIN
         -- a release's posting date moved (a date corrected): its texts' with it
         UPDATE voyager.release_texts t SET posted_at = n.posted_at
           FROM old_rows o JOIN new_rows n ON n.id = o.id
-         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id;
+         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id
+           AND t.posted_at IS DISTINCT FROM n.posted_at;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
             SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id

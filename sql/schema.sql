@@ -1523,9 +1523,10 @@ WITH touched AS (
      WHERE k.probed_at >= p_from AND k.probed_at < p_to
 ), seeds AS (                         -- a lone release of the slice and each of its random inner stems
     SELECT r.id, r.poster_id, r.group_id, r.posted_at, s.stem
-      FROM touched t
-      JOIN voyager.releases r ON r.id = t.id AND r.files = 1 AND r.settled_at IS NOT NULL
+      FROM voyager.releases r
      CROSS JOIN LATERAL unnest(voyager.inner_stems(r.id)) s(stem)
+     WHERE r.id = ANY (ARRAY(SELECT t.id FROM touched t))       -- by id: joined, the lone releases
+       AND r.files = 1 AND r.settled_at IS NOT NULL              -- were all scanned a slice
 ), members AS (                       -- the poster's releases within 12 hours holding the same stem
     SELECT DISTINCT l.poster_id, l.group_id, l.stem, n.id, n.files, n.readable
       FROM seeds l
@@ -2969,14 +2970,15 @@ BEGIN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
-    -- (each set by an index: the releases given, their roots, the members of those merged)
+    -- (each set by an index: the releases given, their roots, the members of those merged; and
+    -- they by id: joined, a thousand ids were planned as a scan of every release)
     PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_survivor || p_merged) i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL
-                    UNION
-                    SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_survivor || p_merged) i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL
+                             UNION
+                             SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i))
      ORDER BY r.id FOR UPDATE;
 
     -- the plain proposals at once (nearly all of them): the survivor's root and the merged
@@ -3083,10 +3085,10 @@ BEGIN
                 UNION ALL
                 SELECT m.name, m.source, 1, m.files FROM voyager.releases m WHERE m.merged_into = t.root AND m.readable
                 UNION ALL
-                SELECT voyager.file_stem(s.name), 7::smallint, 2, 0
-                  FROM voyager.release_merges rm JOIN voyager.par2_sets s ON s.set_id = rm.set_id
-                 WHERE rm.survivor_id = t.root AND s.name IS NOT NULL
-                   AND NOT voyager.random_stem(voyager.file_stem(s.name))
+                SELECT voyager.file_stem(s.name), 7::smallint, 2, 0      -- (a set once, not once a member)
+                  FROM (SELECT DISTINCT rm.set_id FROM voyager.release_merges rm WHERE rm.survivor_id = t.root) rm
+                  JOIN voyager.par2_sets s ON s.set_id = rm.set_id
+                 WHERE s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
                 UNION ALL
                 SELECT o.name, o.source, 3, 0 FROM voyager.release_own_totals o WHERE o.release_id = t.root) c
              ORDER BY c.pref, c.files DESC, c.name LIMIT 1) n
@@ -4513,6 +4515,8 @@ CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
 DECLARE
     v_keys text[];
     v_deltas bigint[];
+    v_moved bigint[];
+    v_dates timestamptz[];
 BEGIN
     -- (each branch names only the transition tables its event has)
     IF TG_OP = 'INSERT' THEN
@@ -4530,11 +4534,17 @@ BEGIN
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
              GROUP BY k.key) x;
     ELSE
-        -- a release's posting date moved (a date corrected): its texts' with it
-        UPDATE voyager.release_texts t SET posted_at = n.posted_at
+        -- a release's posting date moved (a date corrected): its texts' with it; the moved
+        -- releases found first and their texts read by id (joined in one statement, the texts
+        -- were scanned whole on every update of releases, a merge's pointing too)
+        SELECT array_agg(n.id), array_agg(n.posted_at) INTO v_moved, v_dates
           FROM old_rows o JOIN new_rows n ON n.id = o.id
-         WHERE o.posted_at IS DISTINCT FROM n.posted_at AND t.release_id = n.id
-           AND t.posted_at IS DISTINCT FROM n.posted_at;
+         WHERE o.posted_at IS DISTINCT FROM n.posted_at;
+        IF v_moved IS NOT NULL THEN
+            UPDATE voyager.release_texts t SET posted_at = x.posted_at
+              FROM unnest(v_moved, v_dates) x(id, posted_at)
+             WHERE t.release_id = x.id AND t.posted_at IS DISTINCT FROM x.posted_at;
+        END IF;
         SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
             SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
               FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -6273,13 +6283,13 @@ DECLARE
     v_roots bigint[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
-    PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_ids) i
-                    UNION
-                    SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL)
+    PERFORM 1 FROM voyager.releases r                                -- (by id, as merge_releases)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_ids) i
+                             UNION
+                             SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL))
      ORDER BY r.id FOR UPDATE;
     SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
       INTO v_out, v_roots
