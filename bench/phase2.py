@@ -8,7 +8,8 @@ describes the others' first 16 KiB and sizes, the rest lone files whose
 probes read those starts; the probe cache, file hashes, par2 sets and files
 filled as store_probes fills them, the results arriving over ten minutes. Then the tick's merges job runs, run
 after run, until its place has caught up: each run's time, the database's
-CPU (the whole server) per thousand probed releases, and the merges against
+CPU per thousand probed releases (the whole server's, and the job's own
+backend's, which other work on the server does not move), and the merges against
 what was planted. Prints one JSON line. The planted rows are removed after
 (the merges undone): the catalog is left as it was found.
 """
@@ -22,7 +23,7 @@ import time
 import psycopg
 
 from bench.catalog import as_found, build
-from bench.cpu import postgres_cpu
+from bench.cpu import backend_cpu, postgres_cpu
 from voyager.config import Config
 
 PLANT_SQL = """
@@ -43,10 +44,6 @@ SELECT p.id, p.u, p.k, h.holder, h.poster_id, h.group_id, h.posted_at + make_int
 
 
 def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfuscated") -> None:
-    # every measure from the same start: the dead rows of earlier plants, merges and unplants
-    # gone (left, they slow the job down run after run; and a table analyzed empty that still
-    # has their pages is planned as empty: the file hashes' judge trigger then takes minutes)
-    conn.execute("VACUUM")
     conn.execute("DROP TABLE IF EXISTS bench_phase2")
     conn.execute("""CREATE TABLE bench_phase2 (id bigint PRIMARY KEY, u bigint, k bigint, holder bigint,
                         poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
@@ -155,7 +152,7 @@ def measure(dsn: str, a) -> dict:
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
         conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
         runs = []
-        cpu0 = postgres_cpu(conn)
+        cpu0, own0 = postgres_cpu(conn), backend_cpu(conn)
         while True:
             c0, w0 = postgres_cpu(conn), time.monotonic()
             out = conn.execute("SELECT voyager.run_sql_job('merges')").fetchone()[0]
@@ -165,6 +162,7 @@ def measure(dsn: str, a) -> dict:
             if out["behind"] in ("00:00:00", "0") or len(runs) >= 50:
                 break
         cpu = postgres_cpu(conn) - cpu0 if cpu0 is not None else None
+        own = backend_cpu(conn) - own0 if own0 is not None else None
         merged = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
         survivors = conn.execute("SELECT count(DISTINCT survivor_id) FROM voyager.release_merges").fetchone()[0]
         right = conn.execute("""SELECT count(*) FROM voyager.release_merges m JOIN bench_phase2 b ON b.id = m.merged_id
@@ -177,6 +175,8 @@ def measure(dsn: str, a) -> dict:
         "probed": a.probed, "upload": a.upload, "shape": a.shape, "runs": runs,
         "max_run_seconds": max(r["seconds"] for r in runs),
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
+        # the job's own backend alone: a figure other work on the server does not move
+        "backend_cpu_s_per_1000_probed": round(1000 * own / a.probed, 4) if own is not None else None,
         "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
         "planted_merges": a.probed - -(-a.probed // a.upload), "search_counts_off": counts_off,
         "unmerge_seconds": round(undone, 1),
