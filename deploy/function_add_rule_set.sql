@@ -1,4 +1,4 @@
--- Deploy voyager:function_add_rule_set to pg
+-- Deploy voyager:function_add_rule_set to pg: the verdicts re-queued through judge_mark
 BEGIN;
 -- A new rule set, checked against what the window understands before any worker
 -- loads it: rule set 1 is the window's built-in rules, key for key, so a key it
@@ -107,11 +107,8 @@ BEGIN
     VALUES (v_current || p_rules, coalesce(p_note, ''))
     RETURNING version INTO v;
     IF (v_current -> 'judge') IS DISTINCT FROM ((voyager.rule_set(v)).rules -> 'judge') THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT j.release_id FROM voyager.release_judgements j
-         WHERE j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')
-         ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(SELECT j.release_id FROM voyager.release_judgements j
+                                          WHERE j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')));
         UPDATE voyager.jobs j SET place = NULL, place_id = NULL, next_run_at = now() WHERE j.name = 'judge_daily';
     END IF;
     RETURN v;

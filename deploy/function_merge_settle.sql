@@ -1,4 +1,4 @@
--- Deploy voyager:function_merge_settle to pg: the proving sets' names read once a set
+-- Deploy voyager:function_merge_settle to pg: the roots marked for their category through recategorize_mark
 BEGIN;
 -- A survivor's head from its own and its members': files, segments, bytes,
 -- the posting span and articles summed or spanned; complete when every part
@@ -155,8 +155,7 @@ BEGIN
      WHERE (pw.status, pw.password, pw.source) IS DISTINCT FROM (excluded.status, excluded.password, excluded.source);
 
     DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
-    INSERT INTO voyager.recategorize_queue (release_id)
-    SELECT DISTINCT unnest(p_roots) ON CONFLICT DO NOTHING;
+    PERFORM voyager.recategorize_mark(p_roots);
     RETURN cardinality(v_held);
 END $$;
 COMMENT ON FUNCTION voyager.merge_settle(bigint[]) IS

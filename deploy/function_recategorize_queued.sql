@@ -1,20 +1,23 @@
--- Deploy voyager:function_recategorize_queued to pg
+-- Deploy voyager:function_recategorize_queued to pg: the marks claimed by row (a release may hold two)
 BEGIN;
 -- The recategorize job: up to p_limit dirty marks (default the setting
 -- recategorize_batch), their releases' categories computed again by
 -- release_categories and written where they change (search counts follow
 -- through the releases' trigger), the marks taken. Marks and releases are
 -- both taken SKIP LOCKED, in that order: a release a store or a merge holds
--- keeps its mark for the next run, and nobody waits on the job.
-CREATE FUNCTION voyager.recategorize_queued(p_limit integer DEFAULT NULL)
+-- keeps its mark for the next run, and nobody waits on the job. A mark is
+-- taken by its row: a release marked twice at once keeps the mark not claimed
+-- for the next run.
+CREATE OR REPLACE FUNCTION voyager.recategorize_queued(p_limit integer DEFAULT NULL)
 RETURNS TABLE (looked integer, changed integer, kept integer)
 LANGUAGE plpgsql AS $$
 DECLARE
+    v_rows tid[];
     v_marks bigint[];
     v_ids bigint[];
 BEGIN
-    SELECT coalesce(array_agg(q.release_id), '{}') INTO v_marks
-      FROM (SELECT q.release_id FROM voyager.recategorize_queue q ORDER BY q.release_id
+    SELECT coalesce(array_agg(q.ctid), '{}'), coalesce(array_agg(DISTINCT q.release_id), '{}') INTO v_rows, v_marks
+      FROM (SELECT q.ctid, q.release_id FROM voyager.recategorize_queue q ORDER BY q.release_id
              LIMIT coalesce(p_limit, voyager.setting_int('recategorize_batch'))
                FOR UPDATE SKIP LOCKED) q;
     SELECT coalesce(array_agg(r.id), '{}') INTO v_ids
@@ -25,10 +28,13 @@ BEGIN
       FROM voyager.release_categories(v_ids) c
      WHERE r.id = c.id AND r.category IS DISTINCT FROM c.category;
     GET DIAGNOSTICS changed = ROW_COUNT;
-    DELETE FROM voyager.recategorize_queue q               -- a release gone takes its mark with it
-     WHERE q.release_id = ANY (v_marks)
-       AND (q.release_id = ANY (v_ids) OR NOT EXISTS (SELECT FROM voyager.releases r WHERE r.id = q.release_id));
-    GET DIAGNOSTICS looked = ROW_COUNT;
+    WITH taken AS (                                        -- a release gone takes its mark with it
+        DELETE FROM voyager.recategorize_queue q
+         WHERE q.ctid = ANY (v_rows)
+           AND (q.release_id = ANY (v_ids) OR NOT EXISTS (SELECT FROM voyager.releases r WHERE r.id = q.release_id))
+        RETURNING q.release_id
+    )
+    SELECT count(DISTINCT t.release_id) INTO looked FROM taken t;
     kept := cardinality(v_marks) - looked;
     RETURN NEXT;
 END $$;

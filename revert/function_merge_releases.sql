@@ -1,4 +1,4 @@
--- Revert voyager:function_merge_releases from pg: the bodies of v1.3 again
+-- Revert voyager:function_merge_releases from pg: the merged verdicts in any order
 BEGIN;
 -- Applies the finders' proposals (survivor, merged, via, par2 set), in one
 -- transaction: a merged release points at the survivor's root (a survivor
@@ -55,14 +55,15 @@ BEGIN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
-    -- (each set by an index: the releases given, their roots, the members of those merged)
+    -- (each set by an index: the releases given, their roots, the members of those merged; and
+    -- they by id: joined, a thousand ids were planned as a scan of every release)
     PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_survivor || p_merged) i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL
-                    UNION
-                    SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_survivor || p_merged) i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_survivor || p_merged) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL
+                             UNION
+                             SELECT x.id FROM unnest(p_merged) i JOIN voyager.releases x ON x.merged_into = i))
      ORDER BY r.id FOR UPDATE;
 
     -- the plain proposals at once (nearly all of them): the survivor's root and the merged
@@ -129,13 +130,13 @@ DECLARE
     v_roots bigint[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
-    PERFORM 1 FROM voyager.releases r
-     WHERE r.id IN (SELECT i FROM unnest(p_ids) i
-                    UNION
-                    SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
-                    UNION
-                    SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
-                     WHERE x.merged_into IS NOT NULL)
+    PERFORM 1 FROM voyager.releases r                                -- (by id, as merge_releases)
+     WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_ids) i
+                             UNION
+                             SELECT x.id FROM unnest(p_ids) i JOIN voyager.releases x ON x.merged_into = i
+                             UNION
+                             SELECT x.merged_into FROM unnest(p_ids) i JOIN voyager.releases x ON x.id = i
+                              WHERE x.merged_into IS NOT NULL))
      ORDER BY r.id FOR UPDATE;
     SELECT coalesce(array_agg(r.id), '{}'), coalesce(array_agg(DISTINCT r.merged_into), '{}')
       INTO v_out, v_roots

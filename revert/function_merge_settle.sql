@@ -1,4 +1,4 @@
--- Revert voyager:function_merge_settle from pg: the body of v1.3 again
+-- Revert voyager:function_merge_settle from pg: the marks under their unique key again
 BEGIN;
 -- A survivor's head from its own and its members': files, segments, bytes,
 -- the posting span and articles summed or spanned; complete when every part
@@ -59,10 +59,10 @@ BEGIN
                 UNION ALL
                 SELECT m.name, m.source, 1, m.files FROM voyager.releases m WHERE m.merged_into = t.root AND m.readable
                 UNION ALL
-                SELECT voyager.file_stem(s.name), 7::smallint, 2, 0
-                  FROM voyager.release_merges rm JOIN voyager.par2_sets s ON s.set_id = rm.set_id
-                 WHERE rm.survivor_id = t.root AND s.name IS NOT NULL
-                   AND NOT voyager.random_stem(voyager.file_stem(s.name))
+                SELECT voyager.file_stem(s.name), 7::smallint, 2, 0      -- (a set once, not once a member)
+                  FROM (SELECT DISTINCT rm.set_id FROM voyager.release_merges rm WHERE rm.survivor_id = t.root) rm
+                  JOIN voyager.par2_sets s ON s.set_id = rm.set_id
+                 WHERE s.name IS NOT NULL AND NOT voyager.random_stem(voyager.file_stem(s.name))
                 UNION ALL
                 SELECT o.name, o.source, 3, 0 FROM voyager.release_own_totals o WHERE o.release_id = t.root) c
              ORDER BY c.pref, c.files DESC, c.name LIMIT 1) n

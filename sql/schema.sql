@@ -259,11 +259,8 @@ BEGIN
     VALUES (v_current || p_rules, coalesce(p_note, ''))
     RETURNING version INTO v;
     IF (v_current -> 'judge') IS DISTINCT FROM ((voyager.rule_set(v)).rules -> 'judge') THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT j.release_id FROM voyager.release_judgements j
-         WHERE j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')
-         ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(SELECT j.release_id FROM voyager.release_judgements j
+                                          WHERE j.verdict IN ('dead', 'fake', 'repeated', 'locked', 'unusable')));
         UPDATE voyager.jobs j SET place = NULL, place_id = NULL, next_run_at = now() WHERE j.name = 'judge_daily';
     END IF;
     RETURN v;
@@ -2014,6 +2011,7 @@ CREATE FUNCTION voyager.judge_dirty() RETURNS jsonb
 DECLARE
     v_until timestamptz := clock_timestamp() + make_interval(secs => voyager.setting_int('judge_run_seconds'));
     v_batch integer := voyager.setting_int('judge_batch');
+    v_rows tid[];
     v_marks bigint[];
     v_one jsonb;
     v_batches integer := 0;
@@ -2023,22 +2021,41 @@ DECLARE
     v_taken bigint := 0;
 BEGIN
     LOOP
-        SELECT coalesce(array_agg(q.release_id), '{}') INTO v_marks
-          FROM (SELECT q.release_id FROM voyager.judge_queue q ORDER BY q.release_id
+        SELECT coalesce(array_agg(q.ctid), '{}'), coalesce(array_agg(DISTINCT q.release_id), '{}')
+          INTO v_rows, v_marks
+          FROM (SELECT q.ctid, q.release_id FROM voyager.judge_queue q ORDER BY q.release_id
                  LIMIT v_batch FOR UPDATE SKIP LOCKED) q;
         EXIT WHEN cardinality(v_marks) = 0;
         v_one := voyager.judge_releases(v_marks, now());
-        DELETE FROM voyager.judge_queue q WHERE q.release_id = ANY (v_marks);
+        DELETE FROM voyager.judge_queue q WHERE q.ctid = ANY (v_rows);
         v_batches := v_batches + 1;
         v_judged := v_judged + (v_one ->> 'judged')::bigint;
         v_hidden := v_hidden + (v_one ->> 'hidden')::bigint;
         v_changed := v_changed + (v_one ->> 'changed')::bigint;
         v_taken := v_taken + (v_one ->> 'taken_back')::bigint;
-        EXIT WHEN cardinality(v_marks) < v_batch OR clock_timestamp() >= v_until;
+        EXIT WHEN cardinality(v_rows) < v_batch OR clock_timestamp() >= v_until;
     END LOOP;
     RETURN jsonb_build_object('batches', v_batches, 'judged', v_judged, 'hidden', v_hidden, 'changed', v_changed,
                               'taken_back', v_taken,
                               'left', (SELECT count(*) FROM voyager.judge_queue));
+END $$;
+
+
+--
+-- Name: judge_mark(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.judge_mark(p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.judge_queue (release_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
 END $$;
 
 
@@ -2050,9 +2067,7 @@ CREATE FUNCTION voyager.judge_mark_columns() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    EXECUTE format('INSERT INTO voyager.judge_queue (release_id)
-                    SELECT x FROM %I t CROSS JOIN LATERAL (VALUES %s) v(x)
-                     WHERE x IS NOT NULL GROUP BY x ORDER BY x ON CONFLICT (release_id) DO NOTHING',
+    EXECUTE format('SELECT voyager.judge_mark(ARRAY(SELECT x FROM %I t CROSS JOIN LATERAL (VALUES %s) v(x)))',
                    CASE WHEN TG_OP = 'DELETE' THEN 'old_rows' ELSE 'new_rows' END,
                    (SELECT string_agg(format('(t.%I)', c), ', ') FROM unnest(TG_ARGV) c));
     RETURN NULL;
@@ -2069,8 +2084,7 @@ CREATE FUNCTION voyager.judge_mark_file_hashes() RETURNS trigger
 DECLARE
     v_bar integer := coalesce((((voyager.rule_set()).rules -> 'judge') ->> 'repeat_releases')::integer, 20);
 BEGIN
-    INSERT INTO voyager.judge_queue (release_id)
-    SELECT x.release_id FROM (
+    PERFORM voyager.judge_mark(ARRAY(
         SELECT n.release_id FROM new_rows n WHERE n.release_id IS NOT NULL
         UNION
         SELECT h.release_id
@@ -2079,9 +2093,7 @@ BEGIN
           JOIN voyager.file_hashes h ON h.md5_16k = s.md5_16k AND h.size = s.size AND h.release_id IS NOT NULL
          WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
                                        WHERE c.md5_16k = s.md5_16k AND c.size = s.size AND c.release_id IS NOT NULL
-                                       LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1) x
-     ORDER BY 1
-        ON CONFLICT (release_id) DO NOTHING;
+                                       LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1));
     RETURN NULL;
 END $$;
 
@@ -2094,12 +2106,8 @@ CREATE FUNCTION voyager.judge_mark_probe_cache() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO voyager.judge_queue (release_id)
-    SELECT DISTINCT pc.release_id
-      FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id
-     WHERE pc.release_id IS NOT NULL
-     ORDER BY 1
-        ON CONFLICT (release_id) DO NOTHING;
+    PERFORM voyager.judge_mark(ARRAY(
+        SELECT pc.release_id FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id));
     RETURN NULL;
 END $$;
 
@@ -2112,11 +2120,7 @@ CREATE FUNCTION voyager.judge_mark_probe_candidates() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO voyager.judge_queue (release_id)
-    SELECT DISTINCT n.release_id FROM new_rows n
-     WHERE n.release_id IS NOT NULL AND n.probed_at IS NOT NULL
-     ORDER BY 1
-        ON CONFLICT (release_id) DO NOTHING;
+    PERFORM voyager.judge_mark(ARRAY(SELECT n.release_id FROM new_rows n WHERE n.probed_at IS NOT NULL));
     RETURN NULL;
 END $$;
 
@@ -2130,17 +2134,13 @@ CREATE FUNCTION voyager.judge_mark_releases() RETURNS trigger
     AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT n.id FROM new_rows n WHERE n.source BETWEEN 7 AND 10 ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(SELECT n.id FROM new_rows n WHERE n.source BETWEEN 7 AND 10));
     ELSE
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
-         WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
-            OR n.merged_into IS DISTINCT FROM o.merged_into
-            OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)
-         ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(
+            SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+             WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
+                OR n.merged_into IS DISTINCT FROM o.merged_into
+                OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)));
     END IF;
     RETURN NULL;
 END $$;
@@ -2155,13 +2155,9 @@ CREATE FUNCTION voyager.judge_mark_texts() RETURNS trigger
     AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT DISTINCT o.release_id FROM old_rows o WHERE o.kind BETWEEN 2 AND 5 ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(SELECT o.release_id FROM old_rows o WHERE o.kind BETWEEN 2 AND 5));
     ELSE
-        INSERT INTO voyager.judge_queue (release_id)
-        SELECT DISTINCT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5 ORDER BY 1
-            ON CONFLICT (release_id) DO NOTHING;
+        PERFORM voyager.judge_mark(ARRAY(SELECT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5));
     END IF;
     RETURN NULL;
 END $$;
@@ -3022,8 +3018,8 @@ BEGIN
         v_merged := v_merged + 1;
     END LOOP;
 
-    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)
-    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots)
+    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)   -- (in id order, as the judge)
+    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots) ORDER BY x.id
         ON CONFLICT (release_id) DO UPDATE SET hidden = true, verdict = 'merged', judged_at = now()
      WHERE j.verdict <> 'merged' OR NOT j.hidden;
     IF cardinality(v_roots) > 0 THEN
@@ -3181,9 +3177,26 @@ BEGIN
      WHERE (pw.status, pw.password, pw.source) IS DISTINCT FROM (excluded.status, excluded.password, excluded.source);
 
     DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
-    INSERT INTO voyager.recategorize_queue (release_id)
-    SELECT DISTINCT unnest(p_roots) ON CONFLICT DO NOTHING;
+    PERFORM voyager.recategorize_mark(p_roots);
     RETURN cardinality(v_held);
+END $$;
+
+
+--
+-- Name: merge_settle_mark(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.merge_settle_queue (survivor_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
 END $$;
 
 
@@ -4061,6 +4074,24 @@ END $$;
 
 
 --
+-- Name: recategorize_mark(bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.recategorize_mark(p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.recategorize_queue (release_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+
+
+--
 -- Name: recategorize_queued(integer); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4068,11 +4099,12 @@ CREATE FUNCTION voyager.recategorize_queued(p_limit integer DEFAULT NULL::intege
     LANGUAGE plpgsql
     AS $$
 DECLARE
+    v_rows tid[];
     v_marks bigint[];
     v_ids bigint[];
 BEGIN
-    SELECT coalesce(array_agg(q.release_id), '{}') INTO v_marks
-      FROM (SELECT q.release_id FROM voyager.recategorize_queue q ORDER BY q.release_id
+    SELECT coalesce(array_agg(q.ctid), '{}'), coalesce(array_agg(DISTINCT q.release_id), '{}') INTO v_rows, v_marks
+      FROM (SELECT q.ctid, q.release_id FROM voyager.recategorize_queue q ORDER BY q.release_id
              LIMIT coalesce(p_limit, voyager.setting_int('recategorize_batch'))
                FOR UPDATE SKIP LOCKED) q;
     SELECT coalesce(array_agg(r.id), '{}') INTO v_ids
@@ -4083,10 +4115,13 @@ BEGIN
       FROM voyager.release_categories(v_ids) c
      WHERE r.id = c.id AND r.category IS DISTINCT FROM c.category;
     GET DIAGNOSTICS changed = ROW_COUNT;
-    DELETE FROM voyager.recategorize_queue q               -- a release gone takes its mark with it
-     WHERE q.release_id = ANY (v_marks)
-       AND (q.release_id = ANY (v_ids) OR NOT EXISTS (SELECT FROM voyager.releases r WHERE r.id = q.release_id));
-    GET DIAGNOSTICS looked = ROW_COUNT;
+    WITH taken AS (                                        -- a release gone takes its mark with it
+        DELETE FROM voyager.recategorize_queue q
+         WHERE q.ctid = ANY (v_rows)
+           AND (q.release_id = ANY (v_ids) OR NOT EXISTS (SELECT FROM voyager.releases r WHERE r.id = q.release_id))
+        RETURNING q.release_id
+    )
+    SELECT count(DISTINCT t.release_id) INTO looked FROM taken t;
     kept := cardinality(v_marks) - looked;
     RETURN NEXT;
 END $$;
@@ -4100,10 +4135,7 @@ CREATE FUNCTION voyager.recategorize_texts() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO voyager.recategorize_queue (release_id)
-    SELECT DISTINCT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5
-     ORDER BY 1
-        ON CONFLICT (release_id) DO NOTHING;
+    PERFORM voyager.recategorize_mark(ARRAY(SELECT n.release_id FROM new_rows n WHERE n.kind BETWEEN 2 AND 5));
     RETURN NULL;
 END $$;
 
@@ -5993,6 +6025,14 @@ END $$;
 CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
     LANGUAGE sql
     AS $_$
+    -- the merges' lock shared (a merge holds its releases till it ends, taken a
+    -- slice at a time: no one order with them), then the releases in id order
+    -- (a second store of one release's facts waits, and reads the first's)
+    SELECT pg_advisory_xact_lock_shared(hashtext('voyager.merges'));
+    SELECT count(*) FROM (SELECT FROM voyager.releases r
+                           WHERE r.id = ANY (ARRAY(SELECT (e ->> 'release_id')::bigint
+                                                     FROM jsonb_array_elements(p_known) e))
+                           ORDER BY r.id FOR NO KEY UPDATE) l;
     WITH known AS (
         SELECT * FROM jsonb_to_recordset(p_known) AS k(release_id bigint, message_id text, facts jsonb)
     ), nfos AS (
@@ -6037,12 +6077,8 @@ CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
                found_at = now()
         RETURNING 1
     ), resettle AS (                          -- a member that learnt late: its survivor settled again
-        INSERT INTO voyager.merge_settle_queue (survivor_id)
-        SELECT DISTINCT r.merged_into
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         WHERE r.merged_into IS NOT NULL
-            ON CONFLICT (survivor_id) DO NOTHING
-        RETURNING 1
+        SELECT voyager.merge_settle_mark(ARRAY(SELECT r.merged_into FROM known k
+                                                 JOIN voyager.releases r ON r.id = k.release_id)) AS marked
     ), lines AS (                             -- what the facts give each release to search by
         SELECT k.release_id, t.kind, t.line, t.n
           FROM known k JOIN voyager.releases r ON r.id = k.release_id
@@ -6071,7 +6107,7 @@ CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
     )
     SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
                               'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts),
-                              'resettle', (SELECT count(*) FROM resettle))
+                              'resettle', (SELECT marked FROM resettle))
 $_$;
 
 
@@ -8071,22 +8107,6 @@ ALTER TABLE ONLY voyager.jobs
 
 
 --
--- Name: judge_queue judge_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.judge_queue
-    ADD CONSTRAINT judge_queue_pkey PRIMARY KEY (release_id);
-
-
---
--- Name: merge_settle_queue merge_settle_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.merge_settle_queue
-    ADD CONSTRAINT merge_settle_queue_pkey PRIMARY KEY (survivor_id);
-
-
---
 -- Name: nntp_claims nntp_claims_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
 --
 
@@ -8188,14 +8208,6 @@ ALTER TABLE ONLY voyager.ranges
 
 ALTER TABLE ONLY voyager.ranges
     ADD CONSTRAINT ranges_pkey PRIMARY KEY (id);
-
-
---
--- Name: recategorize_queue recategorize_queue_pkey; Type: CONSTRAINT; Schema: voyager; Owner: -
---
-
-ALTER TABLE ONLY voyager.recategorize_queue
-    ADD CONSTRAINT recategorize_queue_pkey PRIMARY KEY (release_id);
 
 
 --
@@ -8476,6 +8488,20 @@ CREATE INDEX group_leases_free_idx ON voyager.group_leases USING btree (lane, re
 
 
 --
+-- Name: judge_queue_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX judge_queue_release_idx ON voyager.judge_queue USING btree (release_id);
+
+
+--
+-- Name: merge_settle_queue_survivor_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX merge_settle_queue_survivor_idx ON voyager.merge_settle_queue USING btree (survivor_id);
+
+
+--
 -- Name: par2_files_hash_idx; Type: INDEX; Schema: voyager; Owner: -
 --
 
@@ -8599,6 +8625,13 @@ CREATE INDEX ranges_lane_idx ON voyager.ranges USING btree (group_id, lane, end_
 --
 
 CREATE INDEX ranges_planned_idx ON voyager.ranges USING btree (group_id, start_article) INCLUDE (end_article, next_article, priority, capture) WHERE (status = 'planned'::voyager.range_status);
+
+
+--
+-- Name: recategorize_queue_release_idx; Type: INDEX; Schema: voyager; Owner: -
+--
+
+CREATE INDEX recategorize_queue_release_idx ON voyager.recategorize_queue USING btree (release_id);
 
 
 --

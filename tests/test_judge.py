@@ -148,6 +148,29 @@ def test_a_start_reaching_the_bar_marks_all_its_holders(conn):
     sound(conn)
 
 
+def test_two_writers_marking_the_same_releases_in_opposite_orders_never_wait(conn, connect):
+    """A mark is appended: two open transactions marking one release each and
+    then the other's (the shape of a merge beside a probe's store) both go on
+    at once, and the judge's job takes every mark, a release marked twice too."""
+    ids = catalog(conn, "Mark.One", "Mark.Two", files=1)
+    one, two = ids["Mark.One"], ids["Mark.Two"]
+    conn.execute("DELETE FROM voyager.judge_queue")
+    a, b = connect(autocommit=False), connect(autocommit=False)
+    for c in (a, b):
+        c.execute("SET lock_timeout = '2s'")                   # a wait fails the test, not hangs it
+    a.execute("SELECT voyager.judge_mark(%s)", ([one],))
+    b.execute("SELECT voyager.judge_mark(%s)", ([two],))
+    a.execute("SELECT voyager.judge_mark(%s)", ([two],))
+    b.execute("SELECT voyager.judge_mark(%s)", ([one],))
+    a.commit()
+    b.commit()
+    assert sorted(r for (r,) in conn.execute("SELECT release_id FROM voyager.judge_queue")) == [one, one, two, two]
+    conn.execute("SELECT voyager.judge_mark(%s)", ([one, two],))  # marked (committed): not again
+    assert conn.execute("SELECT count(*) FROM voyager.judge_queue").fetchone()[0] == 4
+    out = conn.execute("SELECT voyager.judge_dirty()").fetchone()[0]
+    assert out["judged"] == 2 and out["left"] == 0
+
+
 def test_locked_a_password_nowhere_and_taken_back_when_one_arrives(conn):
     ids = catalog(conn, "Harbor.Lights.2024.1080p", "Silent.Harbor.2023.1080p", "Open.Harbor.2022.1080p")
     locked, nfo = ids["Harbor.Lights.2024.1080p"], ids["Silent.Harbor.2023.1080p"]

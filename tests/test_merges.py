@@ -222,9 +222,9 @@ def test_the_merges_job_folds_a_sidecar_into_its_upload(conn):
 
 def test_merges_unmerges_and_the_jobs_at_once_never_deadlock_nor_lose_a_merge(conn, connect):
     """Several connections merge overlapping proposals in opposite orders, undo
-    merges, store probe results for the same releases, and run the recategorize
-    and search-count jobs, all at once: no
-    deadlock, no error, and afterwards every merge is whole (no chain, each
+    merges, store probe results for the same releases all along (two probers),
+    and run the recategorize, search-count, judge and merges jobs, all at once:
+    no deadlock, no error, and afterwards every merge is whole (no chain, each
     merged release hidden under its root, release_merges agreeing), the
     catalog sound and the totals exact."""
     import random
@@ -257,38 +257,44 @@ def test_merges_unmerges_and_the_jobs_at_once_never_deadlock_nor_lose_a_merge(co
         c = connect()
         while not stop.is_set():
             try:
-                for job in ("recategorize", "search_counts"):
+                for job in ("recategorize", "search_counts", "judge", "merges"):
                     c.execute("SELECT voyager.run_sql_job(%s)", (job,))
             except BaseException as e:       # noqa: BLE001
                 errors.append(e)
                 return
 
-    def prober() -> None:
-        """The prober's store: facts (archive entries: texts, recategorize marks) for releases being merged."""
+    def prober(seed: int) -> None:
+        """The prober's store: facts (archive entries: texts, recategorize marks; a locked one: a password
+        status) for releases being merged; its targets opened again once answered, so it stores all along."""
         import json
-        c = connect()
+        rng, c = random.Random(seed), connect()
         while not stop.is_set():
             try:
                 claims = c.execute("SELECT claim, release_id, pending_key, kind, message_id "
-                                   "FROM voyager.claim_probe_candidates('p', 5)").fetchall()
-                if not claims:
-                    return
+                                   "FROM voyager.claim_probe_candidates(%s, 5)", (f"p{seed}",)).fetchall()
+                if not claims:                   # (one prober opens them again, the other waits for that)
+                    if seed == 0:
+                        c.execute("UPDATE voyager.probe_candidates SET probed_at = NULL, expires_at = NULL, "
+                                  "attempts = 0 WHERE release_id = ANY (%s) AND probed_at IS NOT NULL", (ids,))
+                    else:
+                        stop.wait(0.02)
+                    continue
                 results = [{"claim": str(cl), "release_id": rid, "pending_key": None, "kind": kind,
                             "message_id": mid, "status": "ok", "bytes": 1000,
                             "facts": {"error": None, "yenc": None, "start": None, "par2": None, "nfo": None,
                                       "media": None, "password": None,
                                       "archive": {"format": "rar5", "volume": 1, "solid": False,
-                                                  "encrypted_headers": False, "encrypted_files": False,
-                                                  "entries": [{"name": f"Wave.{rid}.mkv", "size": 10,
-                                                               "encrypted": False}]}}}
+                                                  "encrypted_headers": False, "encrypted_files": rng.random() < 0.3,
+                                                  "entries": [{"name": f"Wave.{rid}.{rng.randint(1, 3)}.mkv",
+                                                               "size": 10, "encrypted": False}]}}}
                            for cl, rid, _pk, kind, mid in claims]
-                c.execute("SELECT voyager.store_probes('p', %s::jsonb)", (json.dumps(results),))
+                c.execute("SELECT voyager.store_probes(%s, %s::jsonb)", (f"p{seed}", json.dumps(results)))
             except BaseException as e:       # noqa: BLE001
                 errors.append(e)
                 return
 
     threads = [threading.Thread(target=merger, args=(i,)) for i in range(4)] + \
-        [threading.Thread(target=jobs), threading.Thread(target=prober)]
+        [threading.Thread(target=jobs)] + [threading.Thread(target=prober, args=(i,)) for i in range(2)]
     for t in threads:
         t.start()
     import time
@@ -305,7 +311,8 @@ def test_merges_unmerges_and_the_jobs_at_once_never_deadlock_nor_lose_a_merge(co
             assert into[root] is None                           # never a chain
     assert sorted(conn.execute("SELECT merged_id, survivor_id FROM voyager.release_merges").fetchall()) == \
         sorted((r, s) for r, s in rows if s is not None)
-    hidden = {r for (r,) in conn.execute("SELECT release_id FROM voyager.release_judgements WHERE hidden")}
+    hidden = {r for (r,) in conn.execute("SELECT release_id FROM voyager.release_judgements "
+                                         "WHERE hidden AND verdict = 'merged'")}   # (the judge's own aside)
     assert hidden == {r for r, s in rows if s is not None}
     for root in {s for _r, s in rows if s is not None}:          # each survivor's head is its parts'
         files = conn.execute("SELECT sum(files) FROM voyager.releases WHERE merged_into = %s", (root,)).fetchone()[0]
