@@ -1,19 +1,38 @@
--- Revert voyager:alter_marks_append from pg: one row a release again
+-- Revert voyager:alter_marks_append from pg: the markers' plans kept a session again
 BEGIN;
-DROP FUNCTION voyager.judge_mark(bigint[]);
-DROP FUNCTION voyager.recategorize_mark(bigint[]);
-DROP FUNCTION voyager.merge_settle_mark(bigint[]);
-LOCK TABLE voyager.judge_queue, voyager.recategorize_queue, voyager.merge_settle_queue IN EXCLUSIVE MODE;
-DELETE FROM voyager.judge_queue a USING voyager.judge_queue b
- WHERE a.release_id = b.release_id AND a.ctid > b.ctid;
-DELETE FROM voyager.recategorize_queue a USING voyager.recategorize_queue b
- WHERE a.release_id = b.release_id AND a.ctid > b.ctid;
-DELETE FROM voyager.merge_settle_queue a USING voyager.merge_settle_queue b
- WHERE a.survivor_id = b.survivor_id AND a.ctid > b.ctid;
-DROP INDEX voyager.judge_queue_release_idx;
-DROP INDEX voyager.recategorize_queue_release_idx;
-DROP INDEX voyager.merge_settle_queue_survivor_idx;
-ALTER TABLE voyager.judge_queue ADD PRIMARY KEY (release_id);
-ALTER TABLE voyager.recategorize_queue ADD PRIMARY KEY (release_id);
-ALTER TABLE voyager.merge_settle_queue ADD PRIMARY KEY (survivor_id);
+CREATE OR REPLACE FUNCTION voyager.judge_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.judge_queue (release_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+
+CREATE OR REPLACE FUNCTION voyager.recategorize_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.recategorize_queue (release_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+
+CREATE OR REPLACE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    INSERT INTO voyager.merge_settle_queue (survivor_id)
+    SELECT DISTINCT x FROM unnest(p_ids) x
+     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x);
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
 COMMIT;

@@ -2047,16 +2047,17 @@ END $$;
 
 CREATE FUNCTION voyager.judge_mark(p_ids bigint[]) RETURNS integer
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_marked integer;
 BEGIN
-    INSERT INTO voyager.judge_queue (release_id)
-    SELECT DISTINCT x FROM unnest(p_ids) x
-     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x);
+    EXECUTE 'INSERT INTO voyager.judge_queue (release_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x)'
+      USING p_ids;
     GET DIAGNOSTICS v_marked = ROW_COUNT;
     RETURN v_marked;
-END $$;
+END $_$;
 
 
 --
@@ -3188,16 +3189,17 @@ END $$;
 
 CREATE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_marked integer;
 BEGIN
-    INSERT INTO voyager.merge_settle_queue (survivor_id)
-    SELECT DISTINCT x FROM unnest(p_ids) x
-     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x);
+    EXECUTE 'INSERT INTO voyager.merge_settle_queue (survivor_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x)'
+      USING p_ids;
     GET DIAGNOSTICS v_marked = ROW_COUNT;
     RETURN v_marked;
-END $$;
+END $_$;
 
 
 --
@@ -4079,16 +4081,17 @@ END $$;
 
 CREATE FUNCTION voyager.recategorize_mark(p_ids bigint[]) RETURNS integer
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_marked integer;
 BEGIN
-    INSERT INTO voyager.recategorize_queue (release_id)
-    SELECT DISTINCT x FROM unnest(p_ids) x
-     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x);
+    EXECUTE 'INSERT INTO voyager.recategorize_queue (release_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x)'
+      USING p_ids;
     GET DIAGNOSTICS v_marked = ROW_COUNT;
     RETURN v_marked;
-END $$;
+END $_$;
 
 
 --
