@@ -2046,18 +2046,8 @@ END $$;
 --
 
 CREATE FUNCTION voyager.judge_mark(p_ids bigint[]) RETURNS integer
-    LANGUAGE plpgsql
-    AS $_$
-DECLARE
-    v_marked integer;
-BEGIN
-    EXECUTE 'INSERT INTO voyager.judge_queue (release_id)
-             SELECT DISTINCT x FROM unnest($1) x
-              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x)'
-      USING p_ids;
-    GET DIAGNOSTICS v_marked = ROW_COUNT;
-    RETURN v_marked;
-END $_$;
+    LANGUAGE sql
+    AS $$ SELECT voyager.queue_mark('judge_queue', 'release_id', p_ids) $$;
 
 
 --
@@ -3188,18 +3178,8 @@ END $$;
 --
 
 CREATE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
-    LANGUAGE plpgsql
-    AS $_$
-DECLARE
-    v_marked integer;
-BEGIN
-    EXECUTE 'INSERT INTO voyager.merge_settle_queue (survivor_id)
-             SELECT DISTINCT x FROM unnest($1) x
-              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x)'
-      USING p_ids;
-    GET DIAGNOSTICS v_marked = ROW_COUNT;
-    RETURN v_marked;
-END $_$;
+    LANGUAGE sql
+    AS $$ SELECT voyager.queue_mark('merge_settle_queue', 'survivor_id', p_ids) $$;
 
 
 --
@@ -3955,6 +3935,26 @@ END $$;
 
 
 --
+-- Name: queue_mark(text, text, bigint[]); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.queue_mark(p_queue text, p_column text, p_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $_$
+DECLARE
+    v_marked integer;
+BEGIN
+    EXECUTE format('INSERT INTO voyager.%1$I (%2$I)
+                    SELECT DISTINCT x FROM unnest($1) x
+                     WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.%1$I q WHERE q.%2$I = x)',
+                   p_queue, p_column)
+      USING p_ids;
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $_$;
+
+
+--
 -- Name: random_stem(text); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
@@ -4080,18 +4080,8 @@ END $$;
 --
 
 CREATE FUNCTION voyager.recategorize_mark(p_ids bigint[]) RETURNS integer
-    LANGUAGE plpgsql
-    AS $_$
-DECLARE
-    v_marked integer;
-BEGIN
-    EXECUTE 'INSERT INTO voyager.recategorize_queue (release_id)
-             SELECT DISTINCT x FROM unnest($1) x
-              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x)'
-      USING p_ids;
-    GET DIAGNOSTICS v_marked = ROW_COUNT;
-    RETURN v_marked;
-END $_$;
+    LANGUAGE sql
+    AS $$ SELECT voyager.queue_mark('recategorize_queue', 'release_id', p_ids) $$;
 
 
 --

@@ -1,0 +1,47 @@
+-- Deploy voyager:alter_marks_append to pg: a marker planned for the queue as it is
+BEGIN;
+-- A marker's statement is planned each call (EXECUTE). A plan kept for the
+-- session was made while the queue was small, and kept reading all of it
+-- once a burst of marks had grown it (a hundred thousand probed releases'
+-- inner names waiting): each statement of a merge read every mark. Planned
+-- for the queue as it is, a few marks look a release up by the queue's index
+-- and thousands are checked against it in one pass.
+CREATE OR REPLACE FUNCTION voyager.judge_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    EXECUTE 'INSERT INTO voyager.judge_queue (release_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.judge_queue q WHERE q.release_id = x)'
+      USING p_ids;
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+
+CREATE OR REPLACE FUNCTION voyager.recategorize_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    EXECUTE 'INSERT INTO voyager.recategorize_queue (release_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.recategorize_queue q WHERE q.release_id = x)'
+      USING p_ids;
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+
+CREATE OR REPLACE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_marked integer;
+BEGIN
+    EXECUTE 'INSERT INTO voyager.merge_settle_queue (survivor_id)
+             SELECT DISTINCT x FROM unnest($1) x
+              WHERE x IS NOT NULL AND NOT EXISTS (SELECT FROM voyager.merge_settle_queue q WHERE q.survivor_id = x)'
+      USING p_ids;
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    RETURN v_marked;
+END $$;
+COMMIT;
