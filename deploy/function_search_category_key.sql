@@ -1,10 +1,11 @@
--- Deploy voyager:function_search_category_key to pg
+-- Deploy voyager:function_search_category_key to pg: inlined by every caller
 -- The search_counts key of a release's category (search_category's): the one
--- place a category's key is spelled.
+-- place a category's key is spelled. The category is cast to text before the
+-- join (text || integer is stable), so a caller inlines it.
 BEGIN;
-CREATE FUNCTION voyager.search_category_key(p_category integer) RETURNS text
+CREATE OR REPLACE FUNCTION voyager.search_category_key(p_category integer) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT 'c:' || voyager.search_category(p_category)
+    SELECT 'c:' || voyager.search_category(p_category)::text
 $$;
 COMMENT ON FUNCTION voyager.search_category_key(integer)
     IS 'The search_counts key of a release''s category (c:<category>)';

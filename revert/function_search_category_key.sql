@@ -1,4 +1,11 @@
--- Revert voyager:function_search_category_key from pg
+-- Revert voyager:function_search_category_key from pg (its form before it was inlinable)
+-- The search_counts key of a release's category (search_category's): the one
+-- place a category's key is spelled.
 BEGIN;
-DROP FUNCTION voyager.search_category_key(integer);
+CREATE OR REPLACE FUNCTION voyager.search_category_key(p_category integer) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT 'c:' || voyager.search_category(p_category)
+$$;
+COMMENT ON FUNCTION voyager.search_category_key(integer)
+    IS 'The search_counts key of a release''s category (c:<category>)';
 COMMIT;

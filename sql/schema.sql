@@ -4476,7 +4476,7 @@ $$;
 CREATE FUNCTION voyager.search_category_key(p_category integer) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
-    SELECT 'c:' || voyager.search_category(p_category)
+    SELECT 'c:' || voyager.search_category(p_category)::text
 $$;
 
 
@@ -4570,16 +4570,19 @@ BEGIN
               FROM unnest(v_moved, v_dates) x(id, posted_at)
              WHERE t.release_id = x.id AND t.posted_at IS DISTINCT FROM x.posted_at;
         END IF;
-        SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
+        -- the releases whose category changed first (a merge's or a settle's rows mostly keep
+        -- theirs), the judgements asked of those alone: asked of every row, a stale estimate of
+        -- the judgements (a young catalog's, a bench's) made it a scan of them per row
+        WITH changed AS MATERIALIZED (
+            SELECT n.id, o.category AS was, n.category AS now
               FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
-               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
-            UNION ALL
-            SELECT voyager.search_category_key(n.category), 1
-              FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
-               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
+        )
+        SELECT array_agg(k.key), array_agg(k.delta) INTO v_keys, v_deltas
+          FROM changed c
+         CROSS JOIN LATERAL (VALUES (voyager.search_category_key(c.was), -1::bigint),
+                                    (voyager.search_category_key(c.now), 1::bigint)) k(key, delta)
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = c.id AND j.hidden);
     END IF;
     IF v_keys IS NOT NULL THEN
         PERFORM voyager.note_search_deltas(v_keys, v_deltas);
@@ -4677,13 +4680,16 @@ $$;
 --
 
 CREATE FUNCTION voyager.search_month_words(p_words text[], p_day date) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
-    SELECT CASE WHEN cardinality(p_words) = 0 THEN '{}'::text[]
-                ELSE string_to_array(voyager.search_period('month', p_day) || ':'
-                                     || array_to_string(p_words, ' ' || voyager.search_period('month', p_day) || ':'),
-                                     ' ') END
-$$;
+DECLARE
+    v_month text := voyager.search_period('month', p_day);
+BEGIN
+    IF cardinality(p_words) = 0 THEN
+        RETURN '{}'::text[];
+    END IF;
+    RETURN string_to_array(v_month || ':' || array_to_string(p_words, ' ' || v_month || ':'), ' ');
+END $$;
 
 
 --
@@ -5006,9 +5012,9 @@ CREATE FUNCTION voyager.search_period(p_unit text, p_day date) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
     SELECT CASE p_unit
-           WHEN 'month' THEN '@m' || (extract(year FROM p_day) * 100 + extract(month FROM p_day))::integer
-           ELSE '@d' || (extract(year FROM p_day) * 10000 + extract(month FROM p_day) * 100
-                         + extract(day FROM p_day))::integer END
+           WHEN 'month' THEN '@m' || ((extract(year FROM p_day) * 100 + extract(month FROM p_day))::integer)::text
+           ELSE '@d' || ((extract(year FROM p_day) * 10000 + extract(month FROM p_day) * 100
+                          + extract(day FROM p_day))::integer)::text END
 $$;
 
 
@@ -5125,7 +5131,7 @@ $$;
 --
 
 CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
-    LANGUAGE sql IMMUTABLE STRICT COST 200 PARALLEL SAFE
+    LANGUAGE sql IMMUTABLE COST 200 PARALLEL SAFE
     AS $$
     SELECT array_remove(regexp_split_to_array(regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g'),
                                               '[^[:alnum:]]+'), '')
