@@ -1,4 +1,4 @@
--- Deploy voyager:function_merge_pass to pg
+-- Deploy voyager:function_merge_pass to pg: the merges' lock through merges_lock
 BEGIN;
 -- The merges job: the finders read the facts new in a slice of time after
 -- the job's place (sets found, articles probed, releases first seen or
@@ -11,7 +11,7 @@ BEGIN;
 -- finders read by index what the slice names, never the catalog. First the
 -- survivors whose members learnt facts after their merge (merge_settle_queue)
 -- are settled again, 1000 a run.
-CREATE FUNCTION voyager.merge_pass()
+CREATE OR REPLACE FUNCTION voyager.merge_pass()
 RETURNS TABLE (slices integer, proposed integer, merged integer, place timestamptz, behind interval)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -35,7 +35,7 @@ BEGIN
     -- survivors a late fact reached: under the merges lock, their rows locked in id order,
     -- as merge_releases takes them
     IF EXISTS (SELECT FROM voyager.merge_settle_queue) THEN
-        PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+        PERFORM voyager.merges_lock();
         WITH q AS (
             DELETE FROM voyager.merge_settle_queue s
              WHERE s.survivor_id IN (SELECT q.survivor_id FROM voyager.merge_settle_queue q

@@ -1,4 +1,4 @@
--- Deploy voyager:function_merge_releases to pg: the merged verdicts written in id order
+-- Deploy voyager:function_merge_releases to pg: the merges' lock through merges_lock
 BEGIN;
 -- Applies the finders' proposals (survivor, merged, via, par2 set), in one
 -- transaction: a merged release points at the survivor's root (a survivor
@@ -8,10 +8,8 @@ BEGIN;
 -- where, and the roots' heads are settled again (merge_settle). A proposal
 -- whose merged release is already merged, is its survivor's root, or is not
 -- settled changes nothing: a redo is idempotent. Merges take turns (one
--- transaction-long lock, `voyager.merges`, also unmerge_releases'): which
--- rows a merge touches depends on merges before it, so no row order alone
--- could keep two from waiting on each other; then every release it touches
--- is locked, by id, against the other writers of releases.
+-- transaction-long lock, merges_lock, also unmerge_releases'); then every
+-- release it touches is locked, by id, against the other writers of releases.
 -- What a merge writes, for merge_releases' plain proposals at once and its
 -- others one at a time: each root's own head kept before its first member
 -- joins, each merged release pointed at its root, release_merges saying so.
@@ -54,7 +52,7 @@ BEGIN
        OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+    PERFORM voyager.merges_lock();
     -- (each set by an index: the releases given, their roots, the members of those merged; and
     -- they by id: joined, a thousand ids were planned as a scan of every release)
     PERFORM 1 FROM voyager.releases r
@@ -129,7 +127,7 @@ DECLARE
     v_out bigint[];
     v_roots bigint[];
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
+    PERFORM voyager.merges_lock();                                  -- merges take turns
     PERFORM 1 FROM voyager.releases r                                -- (by id, as merge_releases)
      WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_ids) i
                              UNION

@@ -1,4 +1,4 @@
--- Deploy voyager:function_merge_settle to pg: the roots marked for their category through recategorize_mark
+-- Deploy voyager:function_merge_settle to pg: the members' lines first, the roots' own words only where there are lines
 BEGIN;
 -- A survivor's head from its own and its members': files, segments, bytes,
 -- the posting span and articles summed or spanned; complete when every part
@@ -91,26 +91,27 @@ BEGIN
     -- one kind-7 text a survivor: its members' lines, each once (every volume of an archive
     -- lists the same entries) and only those bringing a word its own texts lack; written only
     -- where it changed, as every text indexes its words
-    WITH own AS MATERIALIZED (
-        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words
-          FROM voyager.release_texts t
-         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
-         WHERE t.release_id = ANY (v_held) AND t.kind <> 7
-         GROUP BY t.release_id
-    ), lines AS (
-        SELECT m.merged_into AS root, h.posted_at, l.line, min(t.kind) AS kind
+    WITH lines AS MATERIALIZED (
+        SELECT m.merged_into AS root, l.line, min(t.kind) AS kind
           FROM voyager.releases m
-          JOIN voyager.releases h ON h.id = m.merged_into
           JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
                                       AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
          CROSS JOIN LATERAL unnest(string_to_array(t.text, E'\n')) l(line)
          WHERE m.merged_into = ANY (v_held) AND btrim(l.line) <> ''
-         GROUP BY m.merged_into, h.posted_at, l.line
-    ), texts AS MATERIALIZED (
-        SELECT l.root, l.posted_at, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
-          FROM lines l LEFT JOIN own o ON o.root = l.root
-         WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
-         GROUP BY l.root, l.posted_at
+         GROUP BY m.merged_into, l.line
+    ), own AS MATERIALIZED (          -- (the words of the roots that have lines: most members of an
+        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words      -- upload have none)
+          FROM voyager.release_texts t
+         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
+         WHERE t.release_id = ANY (ARRAY(SELECT DISTINCT l.root FROM lines l)) AND t.kind <> 7
+         GROUP BY t.release_id
+    ), texts AS MATERIALIZED (        -- (at the root's date, read once a root)
+        SELECT x.root, h.posted_at, x.text
+          FROM (SELECT l.root, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
+                  FROM lines l LEFT JOIN own o ON o.root = l.root
+                 WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
+                 GROUP BY l.root) x
+          JOIN voyager.releases h ON h.id = x.root
     ), gone AS (
         DELETE FROM voyager.release_texts t
          WHERE t.release_id = ANY (p_roots) AND t.kind = 7

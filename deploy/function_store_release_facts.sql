@@ -1,4 +1,4 @@
--- Deploy voyager:function_store_release_facts to pg: its releases locked first; a late member's survivor marked through merge_settle_mark
+-- Deploy voyager:function_store_release_facts to pg: the merges' lock through merges_lock
 BEGIN;
 -- What probed articles read whole give catalog releases (p_known: a jsonb
 -- array of {release_id, message_id, facts}): the NFO whole (the shortest, the
@@ -18,7 +18,7 @@ LANGUAGE sql AS $$
     -- the merges' lock shared (a merge holds its releases till it ends, taken a
     -- slice at a time: no one order with them), then the releases in id order
     -- (a second store of one release's facts waits, and reads the first's)
-    SELECT pg_advisory_xact_lock_shared(hashtext('voyager.merges'));
+    SELECT voyager.merges_lock(true);
     SELECT count(*) FROM (SELECT FROM voyager.releases r
                            WHERE r.id = ANY (ARRAY(SELECT (e ->> 'release_id')::bigint
                                                      FROM jsonb_array_elements(p_known) e))

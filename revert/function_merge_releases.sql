@@ -1,4 +1,4 @@
--- Revert voyager:function_merge_releases from pg: the merged verdicts in any order
+-- Revert voyager:function_merge_releases from pg (the merges' lock spelled in place)
 BEGIN;
 -- Applies the finders' proposals (survivor, merged, via, par2 set), in one
 -- transaction: a merged release points at the survivor's root (a survivor
@@ -107,8 +107,8 @@ BEGIN
         v_merged := v_merged + 1;
     END LOOP;
 
-    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)
-    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots)
+    INSERT INTO voyager.release_judgements AS j (release_id, hidden, verdict)   -- (in id order, as the judge)
+    SELECT x.id, true, 'merged' FROM voyager.releases x WHERE x.merged_into = ANY (v_roots) ORDER BY x.id
         ON CONFLICT (release_id) DO UPDATE SET hidden = true, verdict = 'merged', judged_at = now()
      WHERE j.verdict <> 'merged' OR NOT j.hidden;
     IF cardinality(v_roots) > 0 THEN

@@ -1,4 +1,4 @@
--- Revert voyager:function_merge_settle from pg: the marks under their unique key again
+-- Revert voyager:function_merge_settle from pg (the roots' own words read for every root)
 BEGIN;
 -- A survivor's head from its own and its members': files, segments, bytes,
 -- the posting span and articles summed or spanned; complete when every part
@@ -155,8 +155,7 @@ BEGIN
      WHERE (pw.status, pw.password, pw.source) IS DISTINCT FROM (excluded.status, excluded.password, excluded.source);
 
     DELETE FROM voyager.release_own_totals o WHERE o.release_id = ANY (v_alone);
-    INSERT INTO voyager.recategorize_queue (release_id)
-    SELECT DISTINCT unnest(p_roots) ON CONFLICT DO NOTHING;
+    PERFORM voyager.recategorize_mark(p_roots);
     RETURN cardinality(v_held);
 END $$;
 COMMENT ON FUNCTION voyager.merge_settle(bigint[]) IS

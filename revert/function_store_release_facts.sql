@@ -1,4 +1,4 @@
--- Revert voyager:function_store_release_facts from pg: the marks under their unique key again
+-- Revert voyager:function_store_release_facts from pg (the merges' lock spelled in place)
 BEGIN;
 -- What probed articles read whole give catalog releases (p_known: a jsonb
 -- array of {release_id, message_id, facts}): the NFO whole (the shortest, the
@@ -8,10 +8,21 @@ BEGIN;
 -- store_probes calls it for what a batch read, store_named for a pending
 -- release moved into the catalog. A release merged away keeps its facts and
 -- queues its survivor to be settled again (merge_settle_queue), so the
--- survivor's texts and password learn them too. Returns the rows written by kind.
+-- survivor's texts and password learn them too. The merges' lock is taken
+-- shared, then its releases in id order: merges write their texts and
+-- passwords too, so facts wait for a merge run (merge_run_seconds at most)
+-- and a merge for the facts being written. Returns the rows written by kind.
 CREATE OR REPLACE FUNCTION voyager.store_release_facts(p_known jsonb)
 RETURNS jsonb
 LANGUAGE sql AS $$
+    -- the merges' lock shared (a merge holds its releases till it ends, taken a
+    -- slice at a time: no one order with them), then the releases in id order
+    -- (a second store of one release's facts waits, and reads the first's)
+    SELECT pg_advisory_xact_lock_shared(hashtext('voyager.merges'));
+    SELECT count(*) FROM (SELECT FROM voyager.releases r
+                           WHERE r.id = ANY (ARRAY(SELECT (e ->> 'release_id')::bigint
+                                                     FROM jsonb_array_elements(p_known) e))
+                           ORDER BY r.id FOR NO KEY UPDATE) l;
     WITH known AS (
         SELECT * FROM jsonb_to_recordset(p_known) AS k(release_id bigint, message_id text, facts jsonb)
     ), nfos AS (
@@ -56,12 +67,8 @@ LANGUAGE sql AS $$
                found_at = now()
         RETURNING 1
     ), resettle AS (                          -- a member that learnt late: its survivor settled again
-        INSERT INTO voyager.merge_settle_queue (survivor_id)
-        SELECT DISTINCT r.merged_into
-          FROM known k JOIN voyager.releases r ON r.id = k.release_id
-         WHERE r.merged_into IS NOT NULL
-            ON CONFLICT (survivor_id) DO NOTHING
-        RETURNING 1
+        SELECT voyager.merge_settle_mark(ARRAY(SELECT r.merged_into FROM known k
+                                                 JOIN voyager.releases r ON r.id = k.release_id)) AS marked
     ), lines AS (                             -- what the facts give each release to search by
         SELECT k.release_id, t.kind, t.line, t.n
           FROM known k JOIN voyager.releases r ON r.id = k.release_id
@@ -90,7 +97,7 @@ LANGUAGE sql AS $$
     )
     SELECT jsonb_build_object('nfos', (SELECT count(*) FROM nfos), 'media_ids', (SELECT count(*) FROM ids),
                               'passwords', (SELECT count(*) FROM passwords), 'texts', (SELECT count(*) FROM texts),
-                              'resettle', (SELECT count(*) FROM resettle))
+                              'resettle', (SELECT marked FROM resettle))
 $$;
 COMMENT ON FUNCTION voyager.store_release_facts(jsonb)
     IS 'Catalog releases'' NFOs, media ids, passwords and texts from their articles'' facts read whole';

@@ -2130,7 +2130,6 @@ BEGIN
         PERFORM voyager.judge_mark(ARRAY(
             SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
-                OR n.merged_into IS DISTINCT FROM o.merged_into
                 OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)));
     END IF;
     RETURN NULL;
@@ -2863,7 +2862,7 @@ BEGIN
     -- survivors a late fact reached: under the merges lock, their rows locked in id order,
     -- as merge_releases takes them
     IF EXISTS (SELECT FROM voyager.merge_settle_queue) THEN
-        PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+        PERFORM voyager.merges_lock();
         WITH q AS (
             DELETE FROM voyager.merge_settle_queue s
              WHERE s.survivor_id IN (SELECT q.survivor_id FROM voyager.merge_settle_queue q
@@ -2956,7 +2955,7 @@ BEGIN
        OR cardinality(p_survivor) IS DISTINCT FROM cardinality(p_set) THEN
         RAISE EXCEPTION 'merges refused: the arrays differ in length' USING ERRCODE = '22023';
     END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+    PERFORM voyager.merges_lock();
     -- (each set by an index: the releases given, their roots, the members of those merged; and
     -- they by id: joined, a thousand ids were planned as a scan of every release)
     PERFORM 1 FROM voyager.releases r
@@ -3104,26 +3103,27 @@ BEGIN
     -- one kind-7 text a survivor: its members' lines, each once (every volume of an archive
     -- lists the same entries) and only those bringing a word its own texts lack; written only
     -- where it changed, as every text indexes its words
-    WITH own AS MATERIALIZED (
-        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words
-          FROM voyager.release_texts t
-         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
-         WHERE t.release_id = ANY (v_held) AND t.kind <> 7
-         GROUP BY t.release_id
-    ), lines AS (
-        SELECT m.merged_into AS root, h.posted_at, l.line, min(t.kind) AS kind
+    WITH lines AS MATERIALIZED (
+        SELECT m.merged_into AS root, l.line, min(t.kind) AS kind
           FROM voyager.releases m
-          JOIN voyager.releases h ON h.id = m.merged_into
           JOIN voyager.release_texts t ON t.release_id = m.id AND t.kind <> 7
                                       AND (t.kind <> 1 OR m.readable)     -- a random name finds nothing
          CROSS JOIN LATERAL unnest(string_to_array(t.text, E'\n')) l(line)
          WHERE m.merged_into = ANY (v_held) AND btrim(l.line) <> ''
-         GROUP BY m.merged_into, h.posted_at, l.line
-    ), texts AS MATERIALIZED (
-        SELECT l.root, l.posted_at, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
-          FROM lines l LEFT JOIN own o ON o.root = l.root
-         WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
-         GROUP BY l.root, l.posted_at
+         GROUP BY m.merged_into, l.line
+    ), own AS MATERIALIZED (          -- (the words of the roots that have lines: most members of an
+        SELECT t.release_id AS root, array_agg(DISTINCT w.word) AS words      -- upload have none)
+          FROM voyager.release_texts t
+         CROSS JOIN LATERAL unnest(voyager.search_words(t.text)) w(word)
+         WHERE t.release_id = ANY (ARRAY(SELECT DISTINCT l.root FROM lines l)) AND t.kind <> 7
+         GROUP BY t.release_id
+    ), texts AS MATERIALIZED (        -- (at the root's date, read once a root)
+        SELECT x.root, h.posted_at, x.text
+          FROM (SELECT l.root, string_agg(l.line, E'\n' ORDER BY l.kind, l.line) AS text
+                  FROM lines l LEFT JOIN own o ON o.root = l.root
+                 WHERE NOT coalesce(voyager.search_words(l.line) <@ o.words, false)
+                 GROUP BY l.root) x
+          JOIN voyager.releases h ON h.id = x.root
     ), gone AS (
         DELETE FROM voyager.release_texts t
          WHERE t.release_id = ANY (p_roots) AND t.kind = 7
@@ -3180,6 +3180,22 @@ END $$;
 CREATE FUNCTION voyager.merge_settle_mark(p_ids bigint[]) RETURNS integer
     LANGUAGE sql
     AS $$ SELECT voyager.queue_mark('merge_settle_queue', 'survivor_id', p_ids) $$;
+
+
+--
+-- Name: merges_lock(boolean); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.merges_lock(p_shared boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF p_shared THEN
+        PERFORM pg_advisory_xact_lock_shared(hashtext('voyager.merges'));
+    ELSE
+        PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));
+    END IF;
+END $$;
 
 
 --
@@ -6027,7 +6043,7 @@ CREATE FUNCTION voyager.store_release_facts(p_known jsonb) RETURNS jsonb
     -- the merges' lock shared (a merge holds its releases till it ends, taken a
     -- slice at a time: no one order with them), then the releases in id order
     -- (a second store of one release's facts waits, and reads the first's)
-    SELECT pg_advisory_xact_lock_shared(hashtext('voyager.merges'));
+    SELECT voyager.merges_lock(true);
     SELECT count(*) FROM (SELECT FROM voyager.releases r
                            WHERE r.id = ANY (ARRAY(SELECT (e ->> 'release_id')::bigint
                                                      FROM jsonb_array_elements(p_known) e))
@@ -6317,7 +6333,7 @@ DECLARE
     v_out bigint[];
     v_roots bigint[];
 BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('voyager.merges'));      -- merges take turns
+    PERFORM voyager.merges_lock();                                  -- merges take turns
     PERFORM 1 FROM voyager.releases r                                -- (by id, as merge_releases)
      WHERE r.id = ANY (ARRAY(SELECT i FROM unnest(p_ids) i
                              UNION
