@@ -7,7 +7,7 @@ poster, one group, posted a minute apart), one holding a par2 set that
 describes the others' first 16 KiB and sizes, the rest lone files whose
 probes read those starts; the probe cache, file hashes, par2 sets and files
 filled as store_probes fills them, the results arriving over ten minutes; the catalog rows the plant
-rewrote vacuumed, as autovacuum would have by then. Then the tick's merges job runs, run
+rewrote vacuumed. Then the tick's merges job runs, run
 after run, until its place has caught up: each run's time, the database's
 CPU per thousand probed releases (the whole server's, and the job's own
 backend's, which other work on the server does not move), and the merges against
@@ -99,9 +99,10 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
                     SELECT format('p%%s@bench', b.id), substring(sha256(('16k' || b.id)::bytea) FROM 1 FOR 16),
                            50000000 + b.k, b.id, 0
                       FROM bench_phase2 b WHERE b.k > 0""", {})
-    # the catalog rows the plant rewrote, vacuumed: a catalog's releases were stored minutes or
-    # hours before their probes came back, and autovacuum had been by; unvacuumed, the job's
-    # first run paid for pruning the plant's old row versions and setting their hint bits
+    # the catalog rows the plant rewrote, vacuumed, so the runs measure the merges and not the
+    # plant's old row versions: unvacuumed, the runs read past them and their index entries (a
+    # quarter more buffers). A catalog's newest releases are vacuumed by then only if
+    # autovacuum has passed since they settled: the figure is for a vacuumed catalog
     for table in ("releases", "release_texts", "release_chunks"):
         conn.execute(f"VACUUM voyager.{table}")
     conn.execute("ANALYZE")
