@@ -44,7 +44,8 @@ SELECT p.id, p.u, p.k, h.holder, h.poster_id, h.group_id, h.posted_at + make_int
 """
 
 
-def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfuscated") -> None:
+def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfuscated",
+          vacuum: bool = True) -> None:
     conn.execute("DROP TABLE IF EXISTS bench_phase2")
     conn.execute("""CREATE TABLE bench_phase2 (id bigint PRIMARY KEY, u bigint, k bigint, holder bigint,
                         poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
@@ -56,15 +57,18 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
                       FROM bench_phase2 b
                      WHERE c.release_id = b.id AND c.month = voyager.chunk_month(b.old_posted_at)
                        AND voyager.chunk_month(b.old_posted_at) <> voyager.chunk_month(b.posted_at)""")
+    # (one update a release, as settling leaves one old version of each until autovacuum passes)
+    obfuscated = shape == "obfuscated"
     conn.execute("""UPDATE voyager.releases r SET poster_id = b.poster_id, group_id = b.group_id,
-                           posted_at = b.posted_at, last_posted_at = b.posted_at + interval '30 seconds'
-                      FROM bench_phase2 b WHERE r.id = b.id""")
-    if shape == "obfuscated":
+                           posted_at = b.posted_at, last_posted_at = b.posted_at + interval '30 seconds',
+                           name = CASE WHEN %(obfuscated)s
+                                       THEN encode(substring(sha256(('obf' || b.id)::bytea) FROM 1 FOR 12), 'hex')
+                                       ELSE r.name END,
+                           readable = r.readable AND NOT %(obfuscated)s
+                      FROM bench_phase2 b WHERE r.id = b.id""", {"obfuscated": obfuscated})
+    if obfuscated:
         # every file of the upload under a random name the window could not read: the par2
         # set's name is the only one there is
-        conn.execute("""UPDATE voyager.releases r SET name = encode(substring(sha256(('obf' || b.id)::bytea) FROM 1 FOR 12), 'hex'),
-                               readable = false
-                          FROM bench_phase2 b WHERE r.id = b.id""")
         conn.execute("""UPDATE voyager.release_texts t SET text = r.name FROM bench_phase2 b JOIN voyager.releases r ON r.id = b.id
                          WHERE t.release_id = b.id AND t.kind = 1""")
     # the probes' facts as store_probes writes them
@@ -99,11 +103,11 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
                     SELECT format('p%%s@bench', b.id), substring(sha256(('16k' || b.id)::bytea) FROM 1 FOR 16),
                            50000000 + b.k, b.id, 0
                       FROM bench_phase2 b WHERE b.k > 0""", {})
-    # the catalog rows the plant rewrote, vacuumed, so the runs measure the merges and not the
-    # plant's old row versions: unvacuumed, the runs read past them and their index entries (a
-    # quarter more buffers). A catalog's newest releases are vacuumed by then only if
-    # autovacuum has passed since they settled: the figure is for a vacuumed catalog
-    for table in ("releases", "release_texts", "release_chunks"):
+    # the plant's own rewrites vacuumed, so the runs measure the merges and not them: a text or
+    # chunk is written once when its release is stored, and a settled release keeps one old
+    # version until autovacuum passes. Vacuumed (the default), the releases lose theirs too;
+    # unvacuumed, each planted release keeps the one its update left, as a fresh settle does
+    for table in ("release_texts", "release_chunks") + (("releases",) if vacuum else ()):
         conn.execute(f"VACUUM voyager.{table}")
     conn.execute("ANALYZE")
 
@@ -142,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                          "(what phase 2 is for); unrelated: each keeps a readable catalog name of its own, "
                          "ten unrelated titles merged into one (no upload looks like that: the worst case for "
                          "the survivor's texts)")
+    ap.add_argument("--unvacuumed", action="store_true",
+                    help="leave the plant's old row versions in place (the catalog as it is before autovacuum "
+                         "passes over the newest releases)")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     dsn = build(Config.from_env().dsn, a.releases, log=lambda m: print(m, file=sys.stderr))
@@ -155,7 +162,7 @@ def measure(dsn: str, a) -> dict:
     """The merges' figures on a shared catalog, the catalog left as found."""
     with as_found(dsn), psycopg.connect(dsn, autocommit=True) as conn:
         unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
-        plant(conn, a.probed, a.upload, a.shape)
+        plant(conn, a.probed, a.upload, a.shape, vacuum=not getattr(a, "unvacuumed", False))
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
         conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
         runs = []
@@ -179,7 +186,8 @@ def measure(dsn: str, a) -> dict:
         unplant(conn)
         undone = time.monotonic() - t1
     return {
-        "probed": a.probed, "upload": a.upload, "shape": a.shape, "runs": runs,
+        "probed": a.probed, "upload": a.upload, "shape": a.shape,
+        "vacuumed": not getattr(a, "unvacuumed", False), "runs": runs,
         "max_run_seconds": max(r["seconds"] for r in runs),
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
         # the job's own backend alone: a figure other work on the server does not move

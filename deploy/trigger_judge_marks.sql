@@ -1,8 +1,13 @@
--- Deploy voyager:trigger_judge_marks to pg: a survivor's change marked by release_merges alone
+-- Deploy voyager:trigger_judge_marks to pg: the transition tables' joins planned for each statement's rows
 BEGIN;
 -- Each marking trigger hands the releases its statement concerns to
 -- judge_mark: a writer never waits on another writer's mark, whatever order
--- their statements mark releases in.
+-- their statements mark releases in. A statement joining a transition table
+-- to another table (or to the other transition table) runs by EXECUTE, so it
+-- is planned for this statement's rows: as a cached plan it kept the rows of
+-- the session's first statement, a nested loop over two transition tables
+-- after an empty one (quadratic in a big update's rows), a scan of a whole
+-- table after a big one.
 
 -- release_passwords and release_merges: the releases a changed row names,
 -- in the columns the trigger's arguments give (old rows for a delete; a null
@@ -25,7 +30,8 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_bar integer := coalesce((((voyager.rule_set()).rules -> 'judge') ->> 'repeat_releases')::integer, 20);
 BEGIN
-    PERFORM voyager.judge_mark(ARRAY(
+    EXECUTE $q$
+    SELECT voyager.judge_mark(ARRAY(
         SELECT n.release_id FROM new_rows n WHERE n.release_id IS NOT NULL
         UNION
         SELECT h.release_id
@@ -34,7 +40,8 @@ BEGIN
           JOIN voyager.file_hashes h ON h.md5_16k = s.md5_16k AND h.size = s.size AND h.release_id IS NOT NULL
          WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
                                        WHERE c.md5_16k = s.md5_16k AND c.size = s.size AND c.release_id IS NOT NULL
-                                       LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1));
+                                       LIMIT $1 + s.fresh) c) BETWEEN $1 AND $1 + s.fresh - 1))
+    $q$ USING v_bar;
     RETURN NULL;
 END $$;
 
@@ -43,8 +50,8 @@ END $$;
 CREATE OR REPLACE FUNCTION voyager.judge_mark_probe_cache() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM voyager.judge_mark(ARRAY(
-        SELECT pc.release_id FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id));
+    EXECUTE 'SELECT voyager.judge_mark(ARRAY(
+                 SELECT pc.release_id FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id))';
     RETURN NULL;
 END $$;
 
@@ -71,10 +78,10 @@ BEGIN
     IF TG_OP = 'INSERT' THEN
         PERFORM voyager.judge_mark(ARRAY(SELECT n.id FROM new_rows n WHERE n.source BETWEEN 7 AND 10));
     ELSE
-        PERFORM voyager.judge_mark(ARRAY(
-            SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
-                OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)));
+        EXECUTE 'SELECT voyager.judge_mark(ARRAY(
+                     SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+                      WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
+                         OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)))';
     END IF;
     RETURN NULL;
 END $$;

@@ -1,7 +1,10 @@
--- Deploy voyager:trigger_search_counts_judgements to pg
+-- Deploy voyager:trigger_search_counts_judgements to pg: the transition tables joined by EXECUTE
 BEGIN;
 -- release_judgements: a release hidden leaves every key, shown again it comes back.
-CREATE FUNCTION voyager.search_counts_judgements() RETURNS trigger
+-- (an update's two transition tables joined by EXECUTE, planned for this statement's
+-- rows: cached, the plan of the session's first statement, a nested loop after an
+-- empty one, made a big update quadratic)
+CREATE OR REPLACE FUNCTION voyager.search_counts_judgements() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     v_hide bigint[];
@@ -12,8 +15,9 @@ BEGIN
     ELSIF TG_OP = 'DELETE' THEN
         v_show := ARRAY(SELECT release_id FROM old_rows WHERE hidden);
     ELSE
-        v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
-        v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
+        EXECUTE 'SELECT coalesce(array_agg(n.release_id) FILTER (WHERE n.hidden AND NOT o.hidden), ''{}''),
+                        coalesce(array_agg(n.release_id) FILTER (WHERE o.hidden AND NOT n.hidden), ''{}'')
+                   FROM old_rows o JOIN new_rows n USING (release_id)' INTO v_hide, v_show;
     END IF;
     IF cardinality(v_hide) > 0 OR cardinality(v_show) > 0 THEN
         PERFORM voyager.search_tracking_lock();
@@ -28,10 +32,4 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
-CREATE TRIGGER release_judgements_search_counts_insert AFTER INSERT ON voyager.release_judgements
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
-CREATE TRIGGER release_judgements_search_counts_update AFTER UPDATE ON voyager.release_judgements
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
-CREATE TRIGGER release_judgements_search_counts_delete AFTER DELETE ON voyager.release_judgements
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION voyager.search_counts_judgements();
 COMMIT;

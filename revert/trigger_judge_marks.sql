@@ -1,4 +1,4 @@
--- Revert voyager:trigger_judge_marks from pg (the releases' update marking a survivor's change too)
+-- Revert voyager:trigger_judge_marks from pg: the statements over transition tables as cached plans again
 BEGIN;
 -- Each marking trigger hands the releases its statement concerns to
 -- judge_mark: a writer never waits on another writer's mark, whatever order
@@ -61,8 +61,10 @@ END $$;
 -- releases: one moved in from pending (sources 7-10) comes with its probes'
 -- facts; the header pass's new releases have none yet (their probes mark
 -- them, the daily pass judges their names a day after settling). An update
--- marks a release whose name, readable flag or survivor changed, or whose
--- settling moved once settled.
+-- marks a release whose name or readable flag changed, or whose settling
+-- moved once settled. A survivor changed (merged_into) is release_merges'
+-- to mark: every merge, rechain and unmerge writes its rows beside it, and
+-- marking both asked the judge's queue twice for every merged release.
 CREATE OR REPLACE FUNCTION voyager.judge_mark_releases() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -72,7 +74,6 @@ BEGIN
         PERFORM voyager.judge_mark(ARRAY(
             SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
-                OR n.merged_into IS DISTINCT FROM o.merged_into
                 OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)));
     END IF;
     RETURN NULL;

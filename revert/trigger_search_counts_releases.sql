@@ -1,8 +1,9 @@
--- Revert voyager:trigger_search_counts_releases from pg (the judgements asked of every updated row)
+-- Revert voyager:trigger_search_counts_releases from pg: the statements over transition tables as cached plans again
 -- search_counts_releases spells a category's key through search_category_key;
 -- a text already at its release's new posting date (written so by the statement
 -- that moved the date) is not written again; the texts of the releases whose
--- date moved are read by id.
+-- date moved are read by id; the judgements are asked only of the releases
+-- whose category changed.
 BEGIN;
 CREATE OR REPLACE FUNCTION voyager.search_counts_releases() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -39,16 +40,19 @@ BEGIN
               FROM unnest(v_moved, v_dates) x(id, posted_at)
              WHERE t.release_id = x.id AND t.posted_at IS DISTINCT FROM x.posted_at;
         END IF;
-        SELECT array_agg(x.key), array_agg(x.delta) INTO v_keys, v_deltas FROM (
-            SELECT voyager.search_category_key(o.category) AS key, -1::bigint AS delta
+        -- the releases whose category changed first (a merge's or a settle's rows mostly keep
+        -- theirs), the judgements asked of those alone: asked of every row, a stale estimate of
+        -- the judgements (a young catalog's, a bench's) made it a scan of them per row
+        WITH changed AS MATERIALIZED (
+            SELECT n.id, o.category AS was, n.category AS now
               FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
-               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
-            UNION ALL
-            SELECT voyager.search_category_key(n.category), 1
-              FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
-               AND NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)) x;
+        )
+        SELECT array_agg(k.key), array_agg(k.delta) INTO v_keys, v_deltas
+          FROM changed c
+         CROSS JOIN LATERAL (VALUES (voyager.search_category_key(c.was), -1::bigint),
+                                    (voyager.search_category_key(c.now), 1::bigint)) k(key, delta)
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = c.id AND j.hidden);
     END IF;
     IF v_keys IS NOT NULL THEN
         PERFORM voyager.note_search_deltas(v_keys, v_deltas);

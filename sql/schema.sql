@@ -2071,11 +2071,12 @@ END $$;
 
 CREATE FUNCTION voyager.judge_mark_file_hashes() RETURNS trigger
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_bar integer := coalesce((((voyager.rule_set()).rules -> 'judge') ->> 'repeat_releases')::integer, 20);
 BEGIN
-    PERFORM voyager.judge_mark(ARRAY(
+    EXECUTE $q$
+    SELECT voyager.judge_mark(ARRAY(
         SELECT n.release_id FROM new_rows n WHERE n.release_id IS NOT NULL
         UNION
         SELECT h.release_id
@@ -2084,9 +2085,10 @@ BEGIN
           JOIN voyager.file_hashes h ON h.md5_16k = s.md5_16k AND h.size = s.size AND h.release_id IS NOT NULL
          WHERE (SELECT count(*) FROM (SELECT FROM voyager.file_hashes c
                                        WHERE c.md5_16k = s.md5_16k AND c.size = s.size AND c.release_id IS NOT NULL
-                                       LIMIT v_bar + s.fresh) c) BETWEEN v_bar AND v_bar + s.fresh - 1));
+                                       LIMIT $1 + s.fresh) c) BETWEEN $1 AND $1 + s.fresh - 1))
+    $q$ USING v_bar;
     RETURN NULL;
-END $$;
+END $_$;
 
 
 --
@@ -2097,8 +2099,8 @@ CREATE FUNCTION voyager.judge_mark_probe_cache() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM voyager.judge_mark(ARRAY(
-        SELECT pc.release_id FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id));
+    EXECUTE 'SELECT voyager.judge_mark(ARRAY(
+                 SELECT pc.release_id FROM new_rows n JOIN voyager.probe_candidates pc ON pc.message_id = n.message_id))';
     RETURN NULL;
 END $$;
 
@@ -2127,10 +2129,10 @@ BEGIN
     IF TG_OP = 'INSERT' THEN
         PERFORM voyager.judge_mark(ARRAY(SELECT n.id FROM new_rows n WHERE n.source BETWEEN 7 AND 10));
     ELSE
-        PERFORM voyager.judge_mark(ARRAY(
-            SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
-             WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
-                OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)));
+        EXECUTE 'SELECT voyager.judge_mark(ARRAY(
+                     SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+                      WHERE n.name IS DISTINCT FROM o.name OR n.readable IS DISTINCT FROM o.readable
+                         OR (o.settled_at IS NOT NULL AND n.settled_at IS DISTINCT FROM o.settled_at)))';
     END IF;
     RETURN NULL;
 END $$;
@@ -4528,8 +4530,9 @@ BEGIN
     ELSIF TG_OP = 'DELETE' THEN
         v_show := ARRAY(SELECT release_id FROM old_rows WHERE hidden);
     ELSE
-        v_hide := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE n.hidden AND NOT o.hidden);
-        v_show := ARRAY(SELECT n.release_id FROM old_rows o JOIN new_rows n USING (release_id) WHERE o.hidden AND NOT n.hidden);
+        EXECUTE 'SELECT coalesce(array_agg(n.release_id) FILTER (WHERE n.hidden AND NOT o.hidden), ''{}''),
+                        coalesce(array_agg(n.release_id) FILTER (WHERE o.hidden AND NOT n.hidden), ''{}'')
+                   FROM old_rows o JOIN new_rows n USING (release_id)' INTO v_hide, v_show;
     END IF;
     IF cardinality(v_hide) > 0 OR cardinality(v_show) > 0 THEN
         PERFORM voyager.search_tracking_lock();
@@ -4552,7 +4555,7 @@ END $$;
 
 CREATE FUNCTION voyager.search_counts_releases() RETURNS trigger
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 DECLARE
     v_keys text[];
     v_deltas bigint[];
@@ -4561,26 +4564,30 @@ DECLARE
 BEGIN
     -- (each branch names only the transition tables its event has)
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(x.key), array_agg(x.n) INTO v_keys, v_deltas FROM (
+        EXECUTE $q$
+        SELECT array_agg(x.key), array_agg(x.n) FROM (
             SELECT k.key, count(*) AS n
               FROM new_rows n
              CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(n.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = n.id AND j.hidden)
-             GROUP BY k.key) x;
+             GROUP BY k.key) x
+        $q$ INTO v_keys, v_deltas;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(x.key), array_agg(-x.n) INTO v_keys, v_deltas FROM (
+        EXECUTE $q$
+        SELECT array_agg(x.key), array_agg(-x.n) FROM (
             SELECT k.key, count(*) AS n
               FROM old_rows o
              CROSS JOIN LATERAL (VALUES ('*'), (voyager.search_category_key(o.category))) k(key)
              WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = o.id AND j.hidden)
-             GROUP BY k.key) x;
+             GROUP BY k.key) x
+        $q$ INTO v_keys, v_deltas;
     ELSE
         -- a release's posting date moved (a date corrected): its texts' with it; the moved
         -- releases found first and their texts read by id (joined in one statement, the texts
         -- were scanned whole on every update of releases, a merge's pointing too)
-        SELECT array_agg(n.id), array_agg(n.posted_at) INTO v_moved, v_dates
-          FROM old_rows o JOIN new_rows n ON n.id = o.id
-         WHERE o.posted_at IS DISTINCT FROM n.posted_at;
+        EXECUTE 'SELECT array_agg(n.id), array_agg(n.posted_at)
+                   FROM old_rows o JOIN new_rows n ON n.id = o.id
+                  WHERE o.posted_at IS DISTINCT FROM n.posted_at' INTO v_moved, v_dates;
         IF v_moved IS NOT NULL THEN
             UPDATE voyager.release_texts t SET posted_at = x.posted_at
               FROM unnest(v_moved, v_dates) x(id, posted_at)
@@ -4589,22 +4596,24 @@ BEGIN
         -- the releases whose category changed first (a merge's or a settle's rows mostly keep
         -- theirs), the judgements asked of those alone: asked of every row, a stale estimate of
         -- the judgements (a young catalog's, a bench's) made it a scan of them per row
+        EXECUTE $q$
         WITH changed AS MATERIALIZED (
             SELECT n.id, o.category AS was, n.category AS now
               FROM old_rows o JOIN new_rows n ON n.id = o.id
              WHERE voyager.search_category(o.category) <> voyager.search_category(n.category)
         )
-        SELECT array_agg(k.key), array_agg(k.delta) INTO v_keys, v_deltas
+        SELECT array_agg(k.key), array_agg(k.delta)
           FROM changed c
          CROSS JOIN LATERAL (VALUES (voyager.search_category_key(c.was), -1::bigint),
                                     (voyager.search_category_key(c.now), 1::bigint)) k(key, delta)
-         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = c.id AND j.hidden);
+         WHERE NOT EXISTS (SELECT 1 FROM voyager.release_judgements j WHERE j.release_id = c.id AND j.hidden)
+        $q$ INTO v_keys, v_deltas;
     END IF;
     IF v_keys IS NOT NULL THEN
         PERFORM voyager.note_search_deltas(v_keys, v_deltas);
     END IF;
     RETURN NULL;
-END $$;
+END $_$;
 
 
 --
@@ -5581,9 +5590,9 @@ CREATE FUNCTION voyager.spots_disposed() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM voyager.take_back_spots(ARRAY(
-        SELECT n.message_id FROM new_rows n JOIN old_rows o ON o.message_id = n.message_id
-         WHERE n.disposed_at IS NOT NULL AND o.disposed_at IS NULL));
+    EXECUTE 'SELECT voyager.take_back_spots(ARRAY(
+                 SELECT n.message_id FROM new_rows n JOIN old_rows o ON o.message_id = n.message_id
+                  WHERE n.disposed_at IS NOT NULL AND o.disposed_at IS NULL))';
     RETURN NULL;
 END $$;
 

@@ -249,3 +249,51 @@ def test_a_rebuild_waits_for_a_store_in_progress_and_counts_after_it(conn, conne
     assert done and done[0] > 0
     assert conn.execute("SELECT voyager.search_count('{w:progress}')").fetchone()[0] == 1
     assert _recount_differs(conn) == []
+
+
+# a join node over a transition table in an auto_explain plan, and that table's estimated rows
+_TUPLESTORE = re.compile(r"Named Tuplestore Scan\s+\(cost=\S+ rows=(\d+)")
+_JOIN = re.compile(r"Nested Loop|Hash Join|Merge Join")
+
+
+def test_a_big_statement_after_an_empty_one_is_planned_for_its_own_rows(conn, connect):
+    """The statement triggers join the transition tables (old and new rows, or either with a
+    table): planned once a session, the plan of its first statement, an empty one's, would
+    join a big update's rows by a nested loop, quadratic in them. Each statement's are
+    planned for its rows, and the counts stay exact."""
+    _setup(conn)
+    n = 3000
+    conn.execute(
+        """INSERT INTO voyager.releases (posted_at, first_article, last_article, segments, bytes, group_id,
+                                         group_set_id, poster_id, files, category, source, complete, has_par2,
+                                         release_key, identity_key, name)
+           SELECT timestamptz '2024-01-01 00:00+00' + make_interval(hours => i), i, i, 1, 100,
+                  (SELECT id FROM voyager.groups), (SELECT id FROM voyager.group_sets),
+                  (SELECT id FROM voyager.posters), 1, 5040, 1, true, false,
+                  substring(sha256(i::text::bytea) FROM 1 FOR 20), substring(sha256(('i' || i)::bytea) FROM 1 FOR 20),
+                  'Harbor.Moon.' || i
+             FROM generate_series(1, %s) i""", (n,))
+    conn.execute("INSERT INTO voyager.release_judgements (release_id, hidden, verdict) "
+                 "SELECT id, false, 'ok' FROM voyager.releases")
+    plans: list[str] = []
+    with connect() as session:
+        session.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+        session.execute("LOAD 'auto_explain'")
+        for s in ("auto_explain.log_min_duration = 0", "auto_explain.log_nested_statements = on",
+                  "client_min_messages = log"):
+            session.execute("SET " + s)
+        for empty, big in (
+                ("UPDATE voyager.releases SET name = name WHERE false",
+                 "UPDATE voyager.releases SET name = name || '.x', category = 2040, "
+                 "posted_at = posted_at + interval '1 day'"),
+                ("UPDATE voyager.release_judgements SET hidden = hidden WHERE false",
+                 "UPDATE voyager.release_judgements SET hidden = true, verdict = 'bad'")):
+            session.execute(empty)
+            plans.clear()
+            session.execute(big)
+            joined = [p for p in plans if _TUPLESTORE.search(p) and _JOIN.search(p)]
+            assert joined, f"no join over the transition tables planned for {big!r}"
+            estimates = [int(r) for p in joined for r in _TUPLESTORE.findall(p)]
+            assert min(estimates) == n, (big, estimates)
+    assert conn.execute("SELECT count(*) FROM voyager.releases WHERE name LIKE '%.x' AND category = 2040").fetchone()[0] == n
+    assert _recount_differs(conn) == []

@@ -5,3 +5,4 @@ SELECT 1 / (count(*) - 15) FROM pg_trigger WHERE tgname LIKE '%\_judge\_%' AND t
     'release_passwords_judge_insert', 'release_passwords_judge_update', 'release_passwords_judge_delete',
     'release_texts_judge_insert', 'release_texts_judge_delete', 'release_merges_judge_insert',
     'release_merges_judge_update', 'release_merges_judge_delete', 'releases_judge_insert', 'releases_judge_update');
+SELECT 1 / count(*) FROM pg_proc WHERE oid = 'voyager.judge_mark_releases()'::regprocedure AND prosrc LIKE '%EXECUTE%';   -- planned for each statement's rows

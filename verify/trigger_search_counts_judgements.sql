@@ -3,3 +3,4 @@ SELECT 'voyager.search_counts_judgements()'::regprocedure;
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'release_judgements_search_counts_insert' AND tgrelid = 'voyager.release_judgements'::regclass;
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'release_judgements_search_counts_update' AND tgrelid = 'voyager.release_judgements'::regclass;
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'release_judgements_search_counts_delete' AND tgrelid = 'voyager.release_judgements'::regclass;
+SELECT 1 / count(*) FROM pg_proc WHERE oid = 'voyager.search_counts_judgements()'::regprocedure AND prosrc LIKE '%EXECUTE%';   -- planned for each statement's rows

@@ -4,3 +4,4 @@ SELECT 1/count(*) FROM pg_proc WHERE proname = 'search_counts_releases' AND pron
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'releases_search_counts_insert' AND tgrelid = 'voyager.releases'::regclass;
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'releases_search_counts_update' AND tgrelid = 'voyager.releases'::regclass;
 SELECT 1/count(*) FROM pg_trigger WHERE tgname = 'releases_search_counts_delete' AND tgrelid = 'voyager.releases'::regclass;
+SELECT 1 / count(*) FROM pg_proc WHERE oid = 'voyager.search_counts_releases()'::regprocedure AND prosrc LIKE '%EXECUTE%';   -- planned for each statement's rows
