@@ -51,6 +51,10 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
                         poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
                         old_poster_id integer, old_group_id integer, old_name text)""")
     conn.execute("TRUNCATE bench_phase2")
+    # the catalog as autovacuum keeps it: an earlier run's undoing (or anything else's old
+    # versions) is no part of this run's figure
+    for table in ("releases", "release_texts", "release_chunks"):
+        conn.execute(f"VACUUM voyager.{table}")
     conn.execute(PLANT_SQL, {"probed": probed, "upload": upload})
     # one upload: one poster, one group, a minute apart (the chunk under its new month)
     conn.execute("""UPDATE voyager.release_chunks c SET month = voyager.chunk_month(b.posted_at)
@@ -112,6 +116,13 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
     conn.execute("ANALYZE")
 
 
+def autovacuums(conn: psycopg.Connection) -> dict[str, int]:
+    """Autovacuum's passes so far, per table of the catalog."""
+    conn.execute("SELECT pg_stat_clear_snapshot()")
+    return dict(conn.execute("SELECT relname, autovacuum_count FROM pg_stat_user_tables "
+                             "WHERE schemaname = 'voyager'").fetchall())
+
+
 def unplant(conn: psycopg.Connection) -> None:
     """The merges undone and the planted rows gone: the catalog as it was."""
     conn.execute("ALTER TABLE bench_phase2 ADD COLUMN IF NOT EXISTS old_name text")    # planted by an older bench
@@ -147,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                          "ten unrelated titles merged into one (no upload looks like that: the worst case for "
                          "the survivor's texts)")
     ap.add_argument("--unvacuumed", action="store_true",
-                    help="leave the plant's old row versions in place (the catalog as it is before autovacuum "
-                         "passes over the newest releases)")
+                    help="each planted release keeps the old version its update left, as a settle leaves one "
+                         "until autovacuum passes (by default the plant's old versions are vacuumed)")
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     dsn = build(Config.from_env().dsn, a.releases, log=lambda m: print(m, file=sys.stderr))
@@ -162,10 +173,15 @@ def measure(dsn: str, a) -> dict:
     """The merges' figures on a shared catalog, the catalog left as found."""
     with as_found(dsn), psycopg.connect(dsn, autocommit=True) as conn:
         unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
+        # a checkpoint first, so the plant and the runs share one checkpoint's cycle (unless the
+        # WAL outgrows max_wal_size): whether a checkpoint falls between them decides how many
+        # pages the runs write whole into the WAL, and it moved a run's CPU by a fifth
+        conn.execute("CHECKPOINT")
         plant(conn, a.probed, a.upload, a.shape, vacuum=not getattr(a, "unvacuumed", False))
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
         conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
         runs = []
+        vacuums0 = autovacuums(conn)
         cpu0, own0 = postgres_cpu(conn), backend_cpu(conn)
         while True:
             c0, w0 = postgres_cpu(conn), time.monotonic()
@@ -177,6 +193,9 @@ def measure(dsn: str, a) -> dict:
                 break
         cpu = postgres_cpu(conn) - cpu0 if cpu0 is not None else None
         own = backend_cpu(conn) - own0 if own0 is not None else None
+        # (the whole server's CPU counts an autovacuum that ran meanwhile: say which tables)
+        vacuums = autovacuums(conn)
+        autovacuumed = sorted(t for t, n in vacuums.items() if n > vacuums0.get(t, 0))
         merged = conn.execute("SELECT count(*) FROM voyager.release_merges").fetchone()[0]
         survivors = conn.execute("SELECT count(DISTINCT survivor_id) FROM voyager.release_merges").fetchone()[0]
         right = conn.execute("""SELECT count(*) FROM voyager.release_merges m JOIN bench_phase2 b ON b.id = m.merged_id
@@ -194,7 +213,7 @@ def measure(dsn: str, a) -> dict:
         "backend_cpu_s_per_1000_probed": round(1000 * own / a.probed, 4) if own is not None else None,
         "merged": merged, "survivors": survivors, "merged_within_their_upload": right,
         "planted_merges": a.probed - -(-a.probed // a.upload), "search_counts_off": counts_off,
-        "unmerge_seconds": round(undone, 1),
+        "unmerge_seconds": round(undone, 1), "autovacuumed_during_runs": autovacuumed,
         "bars": {"db_cpu_s_per_1000_probed": 0.1, "max_run_seconds": 10}}
 
 

@@ -1,4 +1,4 @@
--- Deploy voyager:function_search_words to pg: inlined by every caller
+-- Deploy voyager:function_search_words to pg: the cut skipped for a text too short to need it
 BEGIN;
 -- Word search, and exact totals that stay cheap while the catalog grows and
 -- changes under the searches.
@@ -38,9 +38,12 @@ BEGIN;
 -- Not STRICT: the planner inlines a STRICT SQL function only when it can prove
 -- the body strict, which array_remove is not, and a call of a SQL function
 -- costs about what the words do; the body gives null for null all the same.
+-- A text shorter than 64 characters has no run to cut: its cut, a regular
+-- expression's scan of the text and a third of the words' cost, is skipped.
 CREATE OR REPLACE FUNCTION voyager.search_words(p_text text) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE CALLED ON NULL INPUT COST 200 AS $$
-    SELECT array_remove(regexp_split_to_array(regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g'),
+    SELECT array_remove(regexp_split_to_array(CASE WHEN length(p_text) < 64 THEN lower(p_text)
+                                                   ELSE regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g') END,
                                               '[^[:alnum:]]+'), '')
 $$;
 COMMENT ON FUNCTION voyager.search_words(text)

@@ -119,6 +119,12 @@ class Cluster:
             "log_min_messages": "warning",
             "log_line_prefix": "'%m [%p] %d '",
             "jit": "off",                    # short OLTP statements: compiling costs more than it saves
+            # a write-heavy catalog: at the default 1 GB of WAL a merges burst or a store at full
+            # speed checkpointed every ten seconds, and after each the next change of every page
+            # writes the whole page into the WAL (a tenth of the merges' CPU, and runs that took
+            # half as long again)
+            "max_wal_size": "4GB",
+            "checkpoint_timeout": "15min",
             # read replicas (voyager.replicas): a standby streams the WAL from a slot of its own
             "wal_level": "replica",
             "max_wal_senders": "10",
