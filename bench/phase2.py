@@ -6,8 +6,11 @@ results at once: uploads of --upload releases each (the newest releases, one
 poster, one group, posted a minute apart), one holding a par2 set that
 describes the others' first 16 KiB and sizes, the rest lone files whose
 probes read those starts; the probe cache, file hashes, par2 sets and files
-filled as store_probes fills them, the results arriving over ten minutes; the catalog rows the plant
-rewrote vacuumed. Then the tick's merges job runs, run
+filled as store_probes fills them, the results arriving over ten minutes. A
+checkpoint and a vacuum of the catalog come first; each planted release is
+written once, and the texts and chunks the plant rewrote are vacuumed, the
+releases' old versions too unless --unvacuumed keeps them (as a settle leaves
+one until autovacuum passes). Then the tick's merges job runs, run
 after run, until its place has caught up: each run's time, the database's
 CPU per thousand probed releases (the whole server's, and the job's own
 backend's, which other work on the server does not move), and the merges against
@@ -51,8 +54,8 @@ def plant(conn: psycopg.Connection, probed: int, upload: int, shape: str = "obfu
                         poster_id integer, group_id integer, posted_at timestamptz, old_posted_at timestamptz,
                         old_poster_id integer, old_group_id integer, old_name text)""")
     conn.execute("TRUNCATE bench_phase2")
-    # the catalog as autovacuum keeps it: an earlier run's undoing (or anything else's old
-    # versions) is no part of this run's figure
+    # the catalog vacuumed first: an earlier run's undoing (or anything else's old versions)
+    # is no part of this run's figure
     for table in ("releases", "release_texts", "release_chunks"):
         conn.execute(f"VACUUM voyager.{table}")
     conn.execute(PLANT_SQL, {"probed": probed, "upload": upload})

@@ -38,11 +38,12 @@ BEGIN;
 -- Not STRICT: the planner inlines a STRICT SQL function only when it can prove
 -- the body strict, which array_remove is not, and a call of a SQL function
 -- costs about what the words do; the body gives null for null all the same.
--- A text shorter than 64 characters has no run to cut: its cut, a regular
--- expression's scan of the text and a third of the words' cost, is skipped.
+-- A text shorter than 64 bytes has no run to cut: its cut, a regular
+-- expression's scan of the text and a third of the words' cost, is skipped
+-- (its size in bytes, read without decompressing it, bounds its characters).
 CREATE OR REPLACE FUNCTION voyager.search_words(p_text text) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE CALLED ON NULL INPUT COST 200 AS $$
-    SELECT array_remove(regexp_split_to_array(CASE WHEN length(p_text) < 64 THEN lower(p_text)
+    SELECT array_remove(regexp_split_to_array(CASE WHEN octet_length(p_text) < 64 THEN lower(p_text)
                                                    ELSE regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g') END,
                                               '[^[:alnum:]]+'), '')
 $$;

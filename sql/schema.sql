@@ -5158,7 +5158,7 @@ $$;
 CREATE FUNCTION voyager.search_words(p_text text) RETURNS text[]
     LANGUAGE sql IMMUTABLE COST 200 PARALLEL SAFE
     AS $$
-    SELECT array_remove(regexp_split_to_array(CASE WHEN length(p_text) < 64 THEN lower(p_text)
+    SELECT array_remove(regexp_split_to_array(CASE WHEN octet_length(p_text) < 64 THEN lower(p_text)
                                                    ELSE regexp_replace(lower(p_text), '([[:alnum:]]{64})', '\1 ', 'g') END,
                                               '[^[:alnum:]]+'), '')
 $$;
