@@ -174,13 +174,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(dsn: str, a) -> dict:
     """The merges' figures on a shared catalog, the catalog left as found."""
+    vacuum = not getattr(a, "unvacuumed", False)     # (the scale bench's arguments have no such flag)
     with as_found(dsn), psycopg.connect(dsn, autocommit=True) as conn:
         unplant(conn) if conn.execute("SELECT to_regclass('bench_phase2')").fetchone()[0] else None
         # a checkpoint first, so the plant and the runs share one checkpoint's cycle (unless the
         # WAL outgrows max_wal_size): whether a checkpoint falls between them decides how many
         # pages the runs write whole into the WAL, and it moved a run's CPU by a fifth
         conn.execute("CHECKPOINT")
-        plant(conn, a.probed, a.upload, a.shape, vacuum=not getattr(a, "unvacuumed", False))
+        plant(conn, a.probed, a.upload, a.shape, vacuum=vacuum)
         conn.execute("UPDATE voyager.settings SET value = '0' WHERE name = 'merge_lag_seconds'")
         conn.execute("UPDATE voyager.jobs SET place = now() - interval '11 minutes' WHERE name = 'merges'")
         runs = []
@@ -209,7 +210,7 @@ def measure(dsn: str, a) -> dict:
         undone = time.monotonic() - t1
     return {
         "probed": a.probed, "upload": a.upload, "shape": a.shape,
-        "vacuumed": not getattr(a, "unvacuumed", False), "runs": runs,
+        "vacuumed": vacuum, "runs": runs,
         "max_run_seconds": max(r["seconds"] for r in runs),
         "db_cpu_s_per_1000_probed": round(1000 * cpu / a.probed, 4) if cpu is not None else None,
         # the job's own backend alone: a figure other work on the server does not move
