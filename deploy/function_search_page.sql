@@ -1,4 +1,4 @@
--- Deploy voyager:function_search_page to pg: the page's end in 64 bits
+-- Deploy voyager:function_search_page to pg: a words page returned as one query
 -- The one search planner: a search's total and page from its query (a jsonb
 -- of what the web parsed), the way to them decided here and nothing written.
 --   words alone (nothing asked of the release row): search_words_page;
@@ -53,7 +53,6 @@ DECLARE
     v_ids bigint[];
     v_at timestamptz[];
     v_m jsonb;
-    v_r record;
     i integer;
 BEGIN
     IF p_plan IS NULL AND NOT v_substring AND NOT v_episode AND p_query ->> 'maxage_days' IS NULL
@@ -64,14 +63,13 @@ BEGIN
         -- nothing asked of the release row but (for the newest) its categories:
         -- decided first, the clients' word searches and polls
         IF cardinality(v_words) > 0 AND cardinality(v_cats) = 0 THEN
-            -- words alone: the texts find and order the matches
-            FOR v_r IN SELECT * FROM voyager.search_words_page(array_to_string(v_words, ' '), p_limit, p_offset, v_judged) LOOP
-                EXIT WHEN v_r.total = 0;
-                total := v_r.total; plan := 'words'; substrings := false; promote := v_r.promote;
-                release_id := v_r.release_id; posted_at := v_r.posted_at;
-                RETURN NEXT;
-            END LOOP;
-            IF total IS NOT NULL THEN
+            -- words alone: the texts find and order the matches (returned as one
+            -- query: a row at a time cost a tenth of the search); every row
+            -- carries the total, so a total of 0 returns none
+            RETURN QUERY SELECT w.total, NULL::text, NULL::bigint, 'words'::text, false, w.promote, w.release_id, w.posted_at
+                           FROM voyager.search_words_page(array_to_string(v_words, ' '), p_limit, p_offset, v_judged) w
+                          WHERE w.total <> 0;
+            IF FOUND THEN
                 RETURN;
             END IF;
             v_substring := true;            -- no whole word matched: the words as substrings, below

@@ -1,4 +1,4 @@
--- Deploy voyager:function_search_words_page to pg: periods probed by the words' month terms
+-- Deploy voyager:function_search_words_page to pg: the undated texts probed only when a release has no date
 BEGIN;
 -- A page of a search by words alone (nothing asked of the release row): the
 -- total (search_count of the word's key when it keeps it, else counted: for a
@@ -28,6 +28,7 @@ DECLARE
     v_need bigint := greatest(p_offset, 0)::bigint + greatest(p_limit, 0);   -- 64 bits: any offset plus a limit
     v_newest date;
     v_oldest date;
+    v_undated boolean;
     v_days numeric;
     v_plan text := p_plan;
     v_unit text;
@@ -57,8 +58,11 @@ BEGIN
             RETURN QUERY SELECT v_total, NULL::bigint, NULL::timestamptz, false;
             RETURN;
         END IF;
-        SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at))
-          INTO v_newest, v_oldest FROM voyager.releases r;      -- the two ends of releases_newest_idx
+        -- the two ends of releases_newest_idx, and whether it starts with a
+        -- release of no date (a text's date is its release's)
+        SELECT voyager.search_day(max(r.posted_at)), voyager.search_day(min(r.posted_at)),
+               EXISTS (SELECT FROM voyager.releases u WHERE u.posted_at IS NULL)
+          INTO v_newest, v_oldest, v_undated FROM voyager.releases r;
         v_days := greatest(v_newest - v_oldest + 1, 1);
         v_plan := coalesce(v_plan, voyager.search_words_plan(v_total, v_need));
     END IF;
@@ -85,13 +89,17 @@ BEGIN
         RETURN;
     END IF;
 
-    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does)
-    SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
-      FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-             WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period('day', date '1970-01-01'))
-               AND t.posted_at IS NULL
-               AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
-                                                    WHERE j.release_id = t.release_id), false))) x;
+    -- newest first puts an unknown date first (as ORDER BY posted_at DESC does);
+    -- with no undated release there is nothing to probe (the probe costs as
+    -- much as a month's: the index reads the words' posting lists either way)
+    IF v_undated THEN
+        SELECT coalesce(array_agg(x.release_id), '{}'), coalesce(array_agg(x.posted_at), '{}') INTO v_ids, v_at
+          FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
+                 WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period('day', date '1970-01-01'))
+                   AND t.posted_at IS NULL
+                   AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                        WHERE j.release_id = t.release_id), false))) x;
+    END IF;
     v_unit := CASE v_plan WHEN 'days' THEN 'day' ELSE 'month' END;
     v_day := CASE v_unit WHEN 'day' THEN v_newest ELSE date_trunc('month', v_newest)::date END;
     WHILE v_day >= date_trunc('month', v_oldest)::date AND cardinality(v_ids) < v_need LOOP

@@ -1,4 +1,4 @@
--- Revert voyager:function_search_page from pg: the previous definition (the page's end in 32 bits)
+-- Revert voyager:function_search_page to pg: the page's end in 64 bits
 -- The one search planner: a search's total and page from its query (a jsonb
 -- of what the web parsed), the way to them decided here and nothing written.
 --   words alone (nothing asked of the release row): search_words_page;
@@ -253,7 +253,7 @@ BEGIN
                     v_kept := 'counted';
                 END IF;
                 v_plan := CASE WHEN p_plan IN ('matches', 'walk') THEN p_plan
-                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0) + greatest(p_limit, 0),
+                               WHEN voyager.search_walk_pays(v_total, greatest(p_offset, 0)::bigint + greatest(p_limit, 0),
                                                              cardinality(v_text) > 0, v_indexed OR v_episode, p_releases)
                                THEN 'walk' ELSE 'matches' END;
                 IF p_offset < v_total AND p_limit > 0 THEN

@@ -1,4 +1,4 @@
--- Revert voyager:function_search_words_page from pg: periods probed by the month terms again
+-- Revert voyager:function_search_words_page to pg: periods probed by the words' month terms
 BEGIN;
 -- A page of a search by words alone (nothing asked of the release row): the
 -- total (search_count of the word's key when it keeps it, else counted: for a
@@ -8,10 +8,14 @@ BEGIN;
 -- releases, newest first, by the cheapest of three ways (search_words_plan):
 --   matches  every match read, the newest kept (a rare word);
 --   months   a month at a time from the catalog's newest back, each one probe
---            of the index for the words and the month's term;
---   days     the same a day at a time (a word in a good part of the catalog).
+--            of the index for the words' terms in that month (what it reads
+--            is the words' matches in the month);
+--   days     a day at a time, each the words' month terms and the day's term
+--            (a word with many matches a month).
 -- A days walk that finds the matches thinner than their average goes on by months.
 -- Generic plans: the probes are one plan each, not one planning a period.
+-- A match's judgement is looked up by its id (a scalar subquery): the generic
+-- plan would otherwise hash every hidden release for each probe.
 CREATE OR REPLACE FUNCTION voyager.search_words_page(p_words text, p_limit integer, p_offset integer,
                                           p_judged boolean DEFAULT false, p_plan text DEFAULT NULL)
 RETURNS TABLE (total bigint, release_id bigint, posted_at timestamptz, promote boolean)
@@ -45,8 +49,8 @@ BEGIN
     IF v_total IS NULL AND p_plan IN ('months', 'days') THEN
         SELECT count(DISTINCT t.release_id) INTO v_total FROM voyager.release_texts t
          WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-           AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                         WHERE j.release_id = t.release_id AND j.hidden));
+           AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false));
     END IF;
     IF v_total IS NOT NULL THEN
         IF v_total <= p_offset OR p_limit <= 0 THEN
@@ -66,8 +70,8 @@ BEGIN
           INTO v_ids, v_at
           FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
                  WHERE voyager.search_terms(t.text, t.posted_at) @> v_terms
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) m;
+                   AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) m;
         IF v_total IS NULL THEN
             v_total := cardinality(v_ids);
             -- a common word now: the fold is to count it and keep its count from then on
@@ -86,18 +90,20 @@ BEGIN
       FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
              WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period('day', date '1970-01-01'))
                AND t.posted_at IS NULL
-               AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                             WHERE j.release_id = t.release_id AND j.hidden))) x;
+               AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) x;
     v_unit := CASE v_plan WHEN 'days' THEN 'day' ELSE 'month' END;
     v_day := CASE v_unit WHEN 'day' THEN v_newest ELSE date_trunc('month', v_newest)::date END;
     WHILE v_day >= date_trunc('month', v_oldest)::date AND cardinality(v_ids) < v_need LOOP
         SELECT array_agg(x.release_id), array_agg(x.posted_at) INTO v_more_ids, v_more_at
           FROM (SELECT DISTINCT t.release_id, t.posted_at FROM voyager.release_texts t
-                 WHERE voyager.search_terms(t.text, t.posted_at) @> (v_terms || voyager.search_period(v_unit, v_day))
+                 WHERE voyager.search_terms(t.text, t.posted_at)
+                       @> (voyager.search_month_words(v_terms, v_day)
+                           || CASE v_unit WHEN 'day' THEN ARRAY[voyager.search_period('day', v_day)] ELSE '{}' END)
                    AND t.posted_at IS NOT NULL
                    AND (v_before IS NULL OR t.posted_at < v_before)
-                   AND (p_judged OR NOT EXISTS (SELECT 1 FROM voyager.release_judgements j
-                                                 WHERE j.release_id = t.release_id AND j.hidden))) x;
+                   AND (p_judged OR NOT coalesce((SELECT j.hidden FROM voyager.release_judgements j
+                                                    WHERE j.release_id = t.release_id), false))) x;
         IF v_more_ids IS NOT NULL THEN
             v_ids := v_ids || v_more_ids;
             v_at := v_at || v_more_at;

@@ -116,6 +116,33 @@ def test_run_picks_the_plan_by_the_total(conn):
     assert found3.plan == "words" and (found3.total, found3.rows) == (found.total, found.rows)
 
 
+def test_an_undated_release_is_a_words_page_first_whichever_way_it_is_found(conn):
+    """A release of no date (its texts carry its date) comes first, newest
+    first, in every plan of a words page; the months and days walks probe
+    the undated texts only while such a release exists, so the probe's skip
+    must not lose it."""
+    q = Query(words=("harbor",))
+    conn.execute("BEGIN")
+    try:
+        dated = _page(conn, q, 3, 0, "first")[1]
+        oldest = conn.execute(
+            """SELECT r.id FROM voyager.releases r
+                WHERE r.id IN (SELECT t.release_id FROM voyager.release_texts t
+                                WHERE voyager.search_terms(t.text, t.posted_at) @> voyager.search_words('harbor'))
+                  AND NOT EXISTS (SELECT FROM voyager.release_judgements j WHERE j.release_id = r.id AND j.hidden)
+                ORDER BY r.posted_at, r.id LIMIT 1""").fetchone()[0]
+        assert oldest not in dated
+        conn.execute("UPDATE voyager.releases SET posted_at = NULL WHERE id = %s", (oldest,))
+        assert conn.execute("SELECT count(*) FROM voyager.release_texts WHERE release_id = %s AND posted_at IS NOT NULL",
+                            (oldest,)).fetchone()[0] == 0
+        first = _page(conn, q, 3, 0, "first")[1]
+        assert first == [oldest] + dated[:2]
+        for plan in (None, "matches", "months", "days"):
+            assert _page(conn, q, 3, 0, plan)[1] == first, plan
+    finally:
+        conn.execute("ROLLBACK")
+
+
 def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
     """On a catalog where one word is in every release, a dozen a day over
     years, the page walks days; a word in one release of twenty, months; a
