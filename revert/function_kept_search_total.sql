@@ -1,4 +1,11 @@
--- Revert voyager:function_kept_search_total from pg
+-- Revert voyager:function_kept_search_total from pg: back to the SQL function planned at every call
+-- A search's total another of the web's processes counted at this catalog
+-- state, read in a call of its own (a search's statements write nothing).
 BEGIN;
-DROP FUNCTION voyager.kept_search_total(bytea, bigint);
+CREATE OR REPLACE FUNCTION voyager.kept_search_total(p_query_hash bytea, p_state bigint) RETURNS bigint
+LANGUAGE sql STABLE AS $$
+    SELECT total FROM voyager.search_totals WHERE query_hash = p_query_hash AND state = p_state
+$$;
+COMMENT ON FUNCTION voyager.kept_search_total(bytea, bigint)
+    IS 'A search''s shared total counted at this catalog state, or null';
 COMMIT;

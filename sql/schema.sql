@@ -372,11 +372,12 @@ $$;
 --
 
 CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
-    LANGUAGE sql ROWS 1
+    LANGUAGE plpgsql ROWS 1
     AS $$
-    SELECT * FROM voyager.user_use(
-        (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id)
-$$;
+BEGIN
+    RETURN QUERY SELECT * FROM voyager.user_use(
+        (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id);
+END $$;
 
 
 --
@@ -457,11 +458,15 @@ END $$;
 --
 
 CREATE FUNCTION voyager.ask_search_promotion(p_words text) RETURNS void
-    LANGUAGE sql
+    LANGUAGE plpgsql
     AS $$
-    INSERT INTO voyager.search_promotions (key) SELECT k FROM voyager.search_word_key(p_words) k WHERE k IS NOT NULL
-        ON CONFLICT DO NOTHING
-$$;
+DECLARE
+    v_key text := voyager.search_word_key(p_words);
+BEGIN
+    IF v_key IS NOT NULL THEN
+        INSERT INTO voyager.search_promotions (key) VALUES (v_key) ON CONFLICT DO NOTHING;
+    END IF;
+END $$;
 
 
 --
@@ -499,10 +504,11 @@ $$;
 --
 
 CREATE FUNCTION voyager.catalog_state() RETURNS bigint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-    SELECT coalesce(sum(weight), 0)::bigint FROM voyager.catalog_changes
-$$;
+BEGIN
+    RETURN (SELECT coalesce(sum(weight), 0)::bigint FROM voyager.catalog_changes);
+END $$;
 
 
 --
@@ -2305,12 +2311,13 @@ END $_$;
 --
 
 CREATE FUNCTION voyager.keep_search_total(p_query_hash bytea, p_state bigint, p_total bigint) RETURNS void
-    LANGUAGE sql
+    LANGUAGE plpgsql
     AS $$
+BEGIN
     INSERT INTO voyager.search_totals AS s (query_hash, state, total) VALUES (p_query_hash, p_state, p_total)
         ON CONFLICT (query_hash) DO UPDATE SET state = excluded.state, total = excluded.total, counted_at = now()
-     WHERE s.state < excluded.state
-$$;
+     WHERE s.state < excluded.state;
+END $$;
 
 
 --
@@ -2318,10 +2325,14 @@ $$;
 --
 
 CREATE FUNCTION voyager.kept_search_total(p_query_hash bytea, p_state bigint) RETURNS bigint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-    SELECT total FROM voyager.search_totals WHERE query_hash = p_query_hash AND state = p_state
-$$;
+DECLARE
+    v_total bigint;
+BEGIN
+    SELECT s.total INTO v_total FROM voyager.search_totals s WHERE s.query_hash = p_query_hash AND s.state = p_state;
+    RETURN v_total;
+END $$;
 
 
 --
@@ -4288,10 +4299,14 @@ END $$;
 --
 
 CREATE FUNCTION voyager.release_of_guid(p_key bytea) RETURNS bigint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-SELECT coalesce(r.merged_into, r.id) FROM voyager.releases r WHERE r.release_key = p_key
-$$;
+DECLARE
+    v_id bigint;
+BEGIN
+    SELECT coalesce(r.merged_into, r.id) INTO v_id FROM voyager.releases r WHERE r.release_key = p_key;
+    RETURN v_id;
+END $$;
 
 
 --
@@ -4299,10 +4314,14 @@ $$;
 --
 
 CREATE FUNCTION voyager.release_of_id(p_id bigint) RETURNS bigint
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-SELECT coalesce(r.merged_into, r.id) FROM voyager.releases r WHERE r.id = p_id
-$$;
+DECLARE
+    v_id bigint;
+BEGIN
+    SELECT coalesce(r.merged_into, r.id) INTO v_id FROM voyager.releases r WHERE r.id = p_id;
+    RETURN v_id;
+END $$;
 
 
 --
@@ -4503,15 +4522,16 @@ $$;
 --
 
 CREATE FUNCTION voyager.search_count(p_keys text[]) RETURNS bigint
-    LANGUAGE sql STABLE PARALLEL SAFE
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
     AS $$
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM unnest(p_keys) k
+BEGIN
+    RETURN CASE WHEN EXISTS (SELECT 1 FROM unnest(p_keys) k
                               WHERE k LIKE 'w:%' AND NOT EXISTS (SELECT 1 FROM voyager.search_counts c WHERE c.key = k))
                 THEN NULL
-                ELSE coalesce((SELECT sum(releases) FROM voyager.search_counts WHERE key = ANY (p_keys)), 0)::bigint
-                   + coalesce((SELECT sum(delta) FROM voyager.search_count_deltas WHERE key = ANY (p_keys)), 0)::bigint
-           END
-$$;
+                ELSE coalesce((SELECT sum(c.releases) FROM voyager.search_counts c WHERE c.key = ANY (p_keys)), 0)::bigint
+                   + coalesce((SELECT sum(d.delta) FROM voyager.search_count_deltas d WHERE d.key = ANY (p_keys)), 0)::bigint
+           END;
+END $$;
 
 
 --
@@ -5128,13 +5148,15 @@ END $$;
 --
 
 CREATE FUNCTION voyager.search_walk_pays(p_total bigint, p_need bigint, p_text boolean, p_indexed boolean, p_releases bigint DEFAULT NULL::bigint) RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-    SELECT p_text AND p_total > 0
-           AND (p_need::float8 * greatest(n.releases, p_total) / p_total * 1.2 < p_total OR NOT p_indexed)
-      FROM (SELECT coalesce(p_releases, (SELECT greatest(greatest(reltuples, 0)::bigint, 1) FROM pg_class
-                                          WHERE oid = 'voyager.releases'::regclass)) AS releases) n
-$$;
+DECLARE
+    v_releases bigint := coalesce(p_releases, (SELECT greatest(greatest(c.reltuples, 0)::bigint, 1) FROM pg_class c
+                                                WHERE c.oid = 'voyager.releases'::regclass));
+BEGIN
+    RETURN p_text AND p_total > 0
+           AND (p_need::float8 * greatest(v_releases, p_total) / p_total * 1.2 < p_total OR NOT p_indexed);
+END $$;
 
 
 --
@@ -5144,8 +5166,8 @@ $$;
 CREATE FUNCTION voyager.search_word_key(p_words text, p_judged boolean DEFAULT false) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
-    SELECT CASE WHEN NOT p_judged AND cardinality(w) = 1 THEN 'w:' || w[1] END
-      FROM voyager.search_words(p_words) w
+    SELECT CASE WHEN NOT p_judged AND cardinality(voyager.search_words(p_words)) = 1
+                THEN 'w:' || (voyager.search_words(p_words))[1] END
 $$;
 
 

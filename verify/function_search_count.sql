@@ -1,2 +1,4 @@
 -- Verify voyager:function_search_count on pg
-SELECT 'voyager.search_count(text[])'::regprocedure;
+-- planned once a session: plpgsql
+SELECT 1 / count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+ WHERE p.oid = 'voyager.search_count(text[])'::regprocedure AND l.lanname = 'plpgsql';
