@@ -489,8 +489,16 @@ def catalog_figures(dsn: str) -> dict:
                       (SELECT count(*) FROM voyager.releases)
                  FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
                 WHERE s.nspname = 'voyager' AND c.relkind IN ('r', 'p', 'm')""").fetchone()
+        # each hot table and index alone: the heaps grow with the releases, an inverted
+        # index's posting lists pack tighter as they grow
+        parts = conn.execute(
+            """SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c
+                 JOIN pg_namespace s ON s.oid = c.relnamespace
+                WHERE s.nspname = 'voyager' AND c.relkind IN ('r', 'i') AND c.relname NOT LIKE 'release_chunks%%'
+                  AND pg_relation_size(c.oid) > %s ORDER BY 2 DESC""", (int(hot or 0) // 100,)).fetchall()
     return {"releases": n, "hot_bytes": int(hot or 0), "chunk_bytes": int(chunks or 0),
-            "hot_bytes_per_release": round(float(hot or 0) / max(n, 1), 1)}
+            "hot_bytes_per_release": round(float(hot or 0) / max(n, 1), 1),
+            "bytes_per_release_by_relation": {name: round(size / max(n, 1), 1) for name, size in parts}}
 
 
 def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, primary_pm: int | None) -> dict:

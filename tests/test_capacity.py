@@ -56,6 +56,9 @@ def test_ratios_from_the_catalog_and_projections_linear_in_headers(corpus, conn,
     assert needs["releases"] == pytest.approx(528e9 * releases / done["headers"])
     assert needs["disk"]["hot_bytes"] == pytest.approx(528e9 * cat["hot_bytes_per_header"])
     assert needs["disk"]["chunk_bytes"] == pytest.approx(528e9 * cat["chunk_bytes"] / done["headers"])
+    # the hot set held in shared buffers, a quarter of the database host's memory
+    assert needs["settings"]["shared_buffers_gb"] == pytest.approx(needs["disk"]["hot_bytes"] / 2**30)
+    assert needs["settings"]["database_memory_gb"] == pytest.approx(4 * needs["disk"]["hot_bytes"] / 2**30)
 
     # no benchmark has run under that home: the API's database CPU measured on this catalog,
     # the store's not measured (and each says so)
@@ -70,7 +73,7 @@ def test_ratios_from_the_catalog_and_projections_linear_in_headers(corpus, conn,
     double = capacity(tmp_path, db_dsn, "--headers", str(2 * 528e9), "--connections", "20")["needs"]
     half = capacity(tmp_path, db_dsn, "--headers", str(528e9 / 2), "--connections", "20")["needs"]
     for path in (("disk", "hot_bytes"), ("disk", "chunk_bytes"), ("releases",), ("backfill", "seconds"),
-                 ("tail", "headers_per_second")):
+                 ("tail", "headers_per_second"), ("settings", "shared_buffers_gb")):
         a, b = double, half
         for k in path:
             a, b = a[k], b[k]

@@ -250,6 +250,10 @@ def project(ratios: dict, cpu: dict, *, groups: int, headers: float, days: float
             # two connections a core that does work: the store at the rate and the API beside it
             "pgbouncer_default_pool_size": pool_size(max(1, math.ceil((db_cores or 0) + (api_db or 0)))),
             "worker_processes_at_most": groups,      # one lane process holds one group at a time
+            # the hot set in Postgres's own cache (a miss with the pool full costs a sweep of
+            # it), the pool a quarter of the host's memory as `voyager db up` sizes it
+            "shared_buffers_gb": times(hot, 2**-30),
+            "database_memory_gb": times(hot, 4 * 2**-30),
         },
     }
 

@@ -23,13 +23,17 @@ SERVICE_USER = "postgres"
 
 
 def shared_buffers_mb() -> int:
-    """A quarter of the machine's memory, 128 MB to 4 GB: the catalog's hot
-    tables and indexes in Postgres's own cache, as an operator would size it."""
+    """A quarter of the machine's memory, 128 MB to 64 GB: the catalog's hot
+    tables and indexes in Postgres's own cache, as an operator would size it.
+    Not capped at 4 GB: at ten million releases the hot set is 5.2 GB, and a pool
+    smaller than it turns each search's first reads into misses, each a sweep
+    of the full pool for a buffer to evict (a word search's database CPU 4.3
+    ms with 4 GB, 3.2 with 6 GB, on 24 GB of memory)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         return 256
-    return max(128, min(4096, total // 4 // 2**20))
+    return max(128, min(65536, total // 4 // 2**20))
 
 
 def free_port(host: str = "127.0.0.1") -> int:
