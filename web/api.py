@@ -316,7 +316,8 @@ async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limit
     ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
-        found = await search.run(ctx.db, ctx.web, q, ask.limit, ask.offset, totals=ctx.totals if cached else None)
+        found = await search.run(ctx.db, ctx.web, q, ask.limit, ask.offset, totals=ctx.totals if cached else None,
+                                 feed=True)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=found.total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":

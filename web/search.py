@@ -70,22 +70,32 @@ def split_words(q: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(dict.fromkeys(words)), tuple(dict.fromkeys(excluded))
 
 
+# what a feed's item shows (web/feeds.py reads these and no more): the API's
+# searches read them alone, a tenth of a millisecond less a page than the
+# pages' rows below (fewer columns to send and load, no judgement to look up)
+FEED_COLUMNS = """r.release_key, r.name, r.posted_at, r.bytes, r.files, voyager.search_category(r.category) AS category,
+       g.name AS group_name, p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password"""
+
+FEED_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
+  JOIN voyager.posters p ON p.id = r.poster_id
+  LEFT JOIN voyager.release_grabs gr ON gr.release_id = r.id
+  LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id"""
+
+# what a result row shows on the pages and in details: the feed's and more
 ITEM_COLUMNS = """r.id, r.release_key, r.name, r.posted_at, r.last_posted_at, r.bytes, r.files, r.segments,
        r.file_total, voyager.search_category(r.category) AS category, r.complete, r.has_par2, g.name AS group_name,
        p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password, j.verdict"""
 
-ITEM_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
-  JOIN voyager.posters p ON p.id = r.poster_id
-  LEFT JOIN voyager.release_grabs gr ON gr.release_id = r.id
-  LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id
+ITEM_JOINS = FEED_JOINS + """
   LEFT JOIN voyager.release_judgements j ON j.release_id = r.id"""
 
 
-# a one-statement page's rows: its release ids (a CTE `page` of total,
-# release_id, posted_at) joined to what a result row shows
-PAGE_ROWS = f"""LEFT JOIN LATERAL (
-    SELECT {ITEM_COLUMNS} FROM voyager.releases r
-      {ITEM_JOINS}
+def _page_rows(columns: str, joins: str) -> str:
+    """A one-statement page's rows: its release ids (a CTE `page` of total,
+    release_id, posted_at) joined to what a result row shows."""
+    return f"""LEFT JOIN LATERAL (
+    SELECT {columns} FROM voyager.releases r
+      {joins}
      WHERE r.id = page.release_id) x ON true
  ORDER BY page.posted_at DESC, page.release_id DESC"""
 
@@ -123,14 +133,15 @@ class Totals:
 PROBE: int | None = None
 
 # what search_page says of the page (the total first), the catalog state the
-# statement read and whether on a standby, then each row's release columns (x.id first)
+# statement read and whether on a standby, then each row's release columns (never null first)
 SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_state", "standby")
 
 # A total this process keeps goes along only when it was counted at the state
 # the statement reads (search_page is STABLE: the same snapshot). The shared
 # totals are asked for only on the primary: voyager.search_totals is
 # unlogged, so a standby has none and refuses to read it.
-SEARCH_SQL = f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
+def _search_statement(columns: str, joins: str) -> str:
+    return f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
 page AS MATERIALIZED (
     SELECT p.* FROM s, voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
         CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END,
@@ -138,7 +149,11 @@ page AS MATERIALIZED (
         CASE WHEN s.state = %(substring_total_state)s::bigint THEN %(substring_total)s::bigint END,
         CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s) p)
 SELECT {", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
-  FROM s, page {PAGE_ROWS}"""
+  FROM s, page {_page_rows(columns, joins)}"""
+
+
+SEARCH_SQL = _search_statement(ITEM_COLUMNS, ITEM_JOINS)
+FEED_SEARCH_SQL = _search_statement(FEED_COLUMNS, FEED_JOINS)
 
 
 def query_json(q: Query) -> str:
@@ -152,11 +167,12 @@ def query_json(q: Query) -> str:
 
 
 def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = None, plan: str | None = None,
-               probe: int | None = None, releases: int | None = None) -> tuple[str, dict]:
+               probe: int | None = None, releases: int | None = None, feed: bool = False) -> tuple[str, dict]:
     """The one statement of a search: the catalog state it reads,
     voyager.search_page's total, how it came by it and the page's ids, the
-    rows with them. What this process knows of the totals (of the words as
-    words and as substrings, each with the state it was counted at) goes along."""
+    rows with them (a feed's columns alone with `feed`). What this process
+    knows of the totals (of the words as words and as substrings, each with
+    the state it was counted at) goes along."""
     params = {"q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
               "shared": None, "substring_total": None, "substring_total_state": None, "substring_shared": None,
               "plan": plan, "probe": PROBE if probe is None else probe, "releases": releases}
@@ -164,7 +180,7 @@ def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = Non
         for name, key in (("", q.key()), ("substring_", replace(q, substring=True).key())):
             params[f"{name}total_state"], params[f"{name}total"] = totals.held(key)
             params[f"{name}shared"] = _hash(key)
-    return SEARCH_SQL, params
+    return FEED_SEARCH_SQL if feed else SEARCH_SQL, params
 
 
 @dataclass
@@ -178,7 +194,7 @@ class Found:
 
 
 async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None, plan: str | None = None,
-               probe: int | None = None, releases: int | None = None) -> Found:
+               probe: int | None = None, releases: int | None = None, feed: bool = False) -> Found:
     """A search in one statement, which writes nothing (a replica's
     connection will do): what it leaves for later is `leave`'s. Totals come
     from this process's cache, then the shared one (voyager.search_totals) for
@@ -187,7 +203,7 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     (voyager.search_walk_pays reads the planner's estimate of the catalog's size)."""
     # rows in binary (no timestamps and keys written out as text and parsed back)
     cur = await conn.execute(*search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe,
-                                         releases=releases), binary=True)
+                                         releases=releases, feed=feed), binary=True)
     # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
     n = len(SUMMARY)
     cols = [c.name for c in cur.description[n:]]
@@ -205,15 +221,15 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     return found
 
 
-async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None) -> Found:
-    """A search as the API and the pages run it: read where reads go (`db`,
-    web/routing.py) under the web's statement settings, then what it leaves
-    for later on the primary."""
+async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None, feed: bool = False) -> Found:
+    """A search as the API (`feed`: the rows a feed shows) and the pages run
+    it: read where reads go (`db`, web/routing.py) under the web's statement
+    settings, then what it leaves for later on the primary."""
     from .app import settings_for
 
     async def read(conn) -> Found:
         async with settings_for(conn, web):
-            return await find(conn, q, limit, offset, totals=totals)
+            return await find(conn, q, limit, offset, totals=totals, feed=feed)
 
     found = await db.read(read)
     await leave(db, found)

@@ -203,3 +203,29 @@ def test_a_search_writes_nothing(conn, q):
             _found(conn, q, 5, 0, totals=search.Totals(), releases=releases, probe=0)   # a count to keep, not kept here
     finally:
         conn.execute("ROLLBACK")
+
+
+@pytest.mark.parametrize("q", QUERIES[:4] + [Query(cats=CATS), Query()])
+def test_a_feed_reads_its_columns_alone_and_renders_the_same(conn, q):
+    """The API's search reads only what a feed item shows: the same releases
+    as the pages' rows, in the same order, and the same document from them."""
+    from web import feeds
+
+    cats = asyncio.run(_facts(conn))
+    full = asyncio.run(search.find(_Async(conn), q, 8, 0, totals=None))
+    feed = asyncio.run(search.find(_Async(conn), q, 8, 0, totals=None, feed=True))
+    assert (feed.total, feed.plan) == (full.total, full.plan)
+    assert [r["release_key"] for r in feed.rows] == [r["release_key"] for r in full.rows]
+    assert full.rows or q.words == ("nothing-here",)
+    assert set(feed.rows[0]) < set(full.rows[0])       # fewer columns
+    site = feeds.Site(base="http://indexer.test", title="Voyager", apikey="k")
+    for render in (feeds.rss, feeds.rss_json):
+        for wanted in (None, frozenset({"category", "size", "poster", "group", "grabs", "password", "usenetdate"})):
+            kw = dict(site=site, cats=cats, total=full.total, offset=0, wanted=wanted)
+            assert render(feed.rows, **kw) == render(full.rows, **kw)
+
+
+async def _facts(conn):
+    from web.app import load_catalog_facts
+
+    return (await load_catalog_facts(_Async(conn)))[0]
