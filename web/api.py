@@ -272,8 +272,8 @@ async def api(request: Request) -> HTTPResponse:
             return await _get(request, p, key, fmt)
         # the key and the day's count: a write, the primary's
         async with ctx.db.primary() as conn:
-            cur = await conn.execute("SELECT * FROM voyager.api_use(%s, 'request')", (key,))
-            user = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+            cur = await conn.execute(USE_REQUEST, (key,))
+            user = dict(zip(search.column_names(cur, USE_REQUEST), await cur.fetchone()))
         if user["code"]:
             return _error(user["code"], fmt)
         if p.bad:
@@ -419,6 +419,9 @@ def _use_chunk_sql(find: str) -> str:
              ORDER BY s.chunk_no"""
 
 
+# the key and the day's count of a request (not a download)
+USE_REQUEST = "SELECT * FROM voyager.api_use(%s, 'request')"
+
 # a merged-away release answers with its survivor
 BY_GUID = "SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL"
 BY_ID = "SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL"
@@ -453,7 +456,7 @@ async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
             cur = await conn.execute(USE[by][1], {"key": key, "arg": arg}, binary=True)
             rows = await cur.fetchall()
             code = rows[0][0]
-            rel = release_of_rows([c.name for c in cur.description[1:]], [r[1:] for r in rows])
+            rel = release_of_rows(search.column_names(cur, USE[by][1])[1:], [r[1:] for r in rows])
     if code == 300 and not v:
         code = 200
     if code:

@@ -35,10 +35,12 @@ class WebConfig:
 
     def statement_settings(self) -> dict[str, str]:
         """What the web's statements run under: a runaway search is cancelled,
-        no parallel workers on a busy server, and no JIT (a compile costs a
-        hundred times what these statements do)."""
+        no parallel workers on a busy server, no JIT (a compile costs a
+        hundred times what these statements do), and timestamps in UTC, what
+        the feeds write (psycopg then gives Python's own UTC zone: no
+        conversion a row)."""
         return {"statement_timeout": str(self.statement_timeout_ms), "max_parallel_workers_per_gather": "0",
-                "work_mem": "16MB", "jit": "off"}
+                "work_mem": "16MB", "jit": "off", "TimeZone": "UTC"}
 
     @classmethod
     def from_env(cls, **overrides) -> "WebConfig":

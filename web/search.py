@@ -206,7 +206,7 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
                                          releases=releases, feed=feed), binary=True)
     # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
     n = len(SUMMARY)
-    cols = [c.name for c in cur.description[n:]]
+    cols = column_names(cur, FEED_SEARCH_SQL if feed else SEARCH_SQL)[n:]
     fetched = await cur.fetchall()
     meta = dict(zip(SUMMARY, fetched[0][:n]))
     rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
@@ -249,6 +249,19 @@ async def leave(db, found: Found) -> None:
             await conn.execute("SELECT voyager.ask_search_promotion(%s)", (found.promote,))
         if found.keep is not None:
             await conn.execute("SELECT voyager.keep_search_total(%s, %s, %s)", found.keep)
+
+
+_NAMES: dict[str, list[str]] = {}
+
+
+def column_names(cur, sql: str) -> list[str]:
+    """The columns of a statement the web runs again and again (its text the
+    key): read once from a cursor's description, which builds an object a
+    column each time it is asked."""
+    names = _NAMES.get(sql)
+    if names is None:
+        names = _NAMES[sql] = [c.name for c in cur.description]
+    return names
 
 
 def _hash(key: tuple) -> bytes:
