@@ -435,6 +435,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
     p.add_argument("--service", type=int, default=0, metavar="N",
                    help="also N requests per kind from one client first (the service time, no queueing)")
+    p.add_argument("--statements", type=int, default=0, metavar="N",
+                   help="also each request's statements alone, N different words or releases searched or "
+                        "fetched five times over on one connection: their backend's CPU, warm")
 
 
 def ratios(small: dict, large: dict) -> dict:
@@ -476,7 +479,52 @@ def measure(args, log) -> dict:
         _stop(server)
     if args.replicas:
         out["replicas"] = _replica_run(dsn, args, inputs, keys, log, out, primary_pm)
+    if getattr(args, "statements", 0):
+        out["statements"] = statement_cpu(dsn, keys[0], args.statements, args.seed)
+        log(f"statements: {json.dumps(out['statements'])}")
     out["catalog"] = catalog_figures(dsn)
+    return out
+
+
+def statement_cpu(dsn: str, key: str, n: int, seed: int, passes: int = 5) -> dict:
+    """Where a request's database CPU goes, without the web and the queue:
+    the statements each kind runs (web/search.py's and web/api.py's own), n
+    words or 100-file releases at a time, on one connection set up as the
+    web's; the backend's CPU milliseconds a statement, the median pass. The
+    first pass reads what the catalog's first searches of the words read;
+    the later ones find it in the CPU's caches: the bench's kinds, a new word
+    each request, sit between the two."""
+    from bench.cpu import backend_cpu
+    from web import api as web_api
+    from web.config import WebConfig
+    from web.search import Query, search_sql
+
+    rng = random.Random(seed + 1)
+    words = rng.sample([w.lower() for w in catalog.title_vocabulary()], n)
+    opts = " ".join(f"-c {k}={v}" for k, v in WebConfig.from_env().statement_settings().items())
+    with psycopg.connect(dsn, autocommit=True, prepare_threshold=5, options=opts) as conn:
+        guids = [r[0] for r in conn.execute(
+            "SELECT release_key FROM voyager.releases WHERE files = 100 ORDER BY random() LIMIT %s", (n,))]
+        kinds = {
+            "api_use": (lambda i: conn.execute(web_api.USE_REQUEST, (key,)).fetchone()),
+            "search_word": (lambda i: conn.execute(*search_sql(Query(words=(words[i],)), 100, 0, feed=True),
+                                                   binary=True).fetchall()),
+            "category_page": (lambda i: conn.execute(*search_sql(Query(), 100, 0, feed=True),
+                                                     binary=True).fetchall()),
+            "get": (lambda i: conn.execute(web_api.USE["guid"][1], {"key": key, "arg": guids[i % len(guids)]},
+                                           binary=True).fetchall()),
+        }
+        if not guids:                       # (a catalog too small for a 100-file release)
+            del kinds["get"]
+        out = {}
+        for kind, run in kinds.items():
+            ms = []
+            for _ in range(passes):
+                before = backend_cpu(conn)
+                for i in range(n):
+                    run(i)
+                ms.append((backend_cpu(conn) - before) * 1000 / n)
+            out[kind] = {"first_pass_ms": round(ms[0], 3), "median_ms": round(sorted(ms)[passes // 2], 3)}
     return out
 
 

@@ -130,7 +130,7 @@ def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, temp
             [sys.executable, "-m", "voyager.cli", "bench", "scale", "--releases", str(sizes[1]), "--compare",
              str(sizes[0]), "--corpus", str(corpus), "--store-repeat", "1", "--kinds", "search_word,category_page",
              "--requests", "40", "--clients", "2", "--dirty", "100", "--repeats", "1", "--daily-repeats", "1",
-             "--probed", "200"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+             "--probed", "200", "--statements", "20"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert out.returncode == 0, out.stderr[-3000:]
         got = json.loads(out.stdout.strip().splitlines()[-1])
         assert json.loads((home / "bench" / "last-scale.json").read_text())["output"] == got
@@ -139,6 +139,10 @@ def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, temp
             one = got["sizes"][str(n)]
             assert one["catalog"]["releases"] == n
             assert one["api"]["kinds"]["search_word"]["errors"] == 0
+            # each kind's statements alone, and each hot relation's bytes a release
+            assert {"api_use", "search_word", "category_page"} <= set(one["api"]["statements"])
+            assert one["api"]["statements"]["search_word"]["median_ms"] > 0
+            assert one["catalog"]["bytes_per_release_by_relation"]["releases"] > 0
             assert one["store"]["releases_written"] > 0 and one["judge"]["sample"] == n
             assert one["merges"]["merged"] == 180
             assert one["peak_database_bytes"] >= one["database_bytes"] > 0
