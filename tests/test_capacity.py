@@ -118,3 +118,17 @@ def test_the_cpu_figures_come_from_the_last_bench_run(corpus, conn, db_dsn, admi
         "ratios": {"search_word": {"postgres_cpu_ms": 2.31}}}}))
     api = capacity(tmp_path, db_dsn)["measured"]["cpu"]["api_cpu_ms_per_request"]["search_word"]
     assert (api["web_ms"], api["database_ms"]) == (1.5, 7.4) and "10000000 releases" in api["source"]
+
+
+@pytest.mark.parametrize("memory_mb, pool_mb", [(256, 128), (2048, 512), (24 * 1024, 6 * 1024),
+                                                (64 * 1024, 16 * 1024), (1024 * 1024, 65536)])
+def test_a_new_cluster_s_pool_is_a_quarter_of_memory(monkeypatch, memory_mb, pool_mb):
+    """`voyager db up` sizes shared_buffers at a quarter of the machine's
+    memory (128 MB at least, 64 GB at most): past 4 GB too, since the hot set
+    of ten million releases (5.2 GB) must fit or each search's reads miss."""
+    from voyager import cluster
+
+    page = 4096
+    monkeypatch.setattr(cluster.os, "sysconf",
+                        lambda name: page if name == "SC_PAGE_SIZE" else memory_mb * 2**20 // page)
+    assert cluster.shared_buffers_mb() == pool_mb
