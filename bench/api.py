@@ -479,7 +479,7 @@ def measure(args, log) -> dict:
         _stop(server)
     if args.replicas:
         out["replicas"] = _replica_run(dsn, args, inputs, keys, log, out, primary_pm)
-    if getattr(args, "statements", 0):
+    if args.statements:
         out["statements"] = statement_cpu(dsn, keys[0], args.statements, args.seed)
         log(f"statements: {json.dumps(out['statements'])}")
     out["catalog"] = catalog_figures(dsn)
@@ -501,8 +501,8 @@ def statement_cpu(dsn: str, key: str, n: int, seed: int, passes: int = 5) -> dic
 
     rng = random.Random(seed + 1)
     words = rng.sample([w.lower() for w in catalog.title_vocabulary()], n)
-    opts = " ".join(f"-c {k}={v}" for k, v in WebConfig.from_env().statement_settings().items())
-    with psycopg.connect(dsn, autocommit=True, prepare_threshold=5, options=opts) as conn:
+    with psycopg.connect(dsn, autocommit=True, prepare_threshold=5,
+                         options=WebConfig.from_env().session_options()) as conn:
         guids = [r[0] for r in conn.execute(
             "SELECT release_key FROM voyager.releases WHERE files = 100 ORDER BY random() LIMIT %s", (n,))]
         kinds = {

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import psycopg
 
+from .cluster import MEMORY_PER_SHARED_BUFFER
 from .config import Config
 
 # the target the issue sets: 1,000 groups, ~7,000 days, ~528 billion overview lines
@@ -253,7 +254,7 @@ def project(ratios: dict, cpu: dict, *, groups: int, headers: float, days: float
             # the hot set in Postgres's own cache (a miss with the pool full costs a sweep of
             # it), the pool a quarter of the host's memory as `voyager db up` sizes it
             "shared_buffers_gb": times(hot, 2**-30),
-            "database_memory_gb": times(hot, 4 * 2**-30),
+            "database_memory_gb": times(hot, MEMORY_PER_SHARED_BUFFER * 2**-30),
         },
     }
 

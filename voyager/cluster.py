@@ -22,6 +22,10 @@ SERVICE_USER = "postgres"
 
 
 
+# the share of the machine's memory a new cluster's shared_buffers takes (one in four)
+MEMORY_PER_SHARED_BUFFER = 4
+
+
 def shared_buffers_mb() -> int:
     """A quarter of the machine's memory, 128 MB to 64 GB: the catalog's hot
     tables and indexes in Postgres's own cache, as an operator would size it.
@@ -33,7 +37,7 @@ def shared_buffers_mb() -> int:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
         return 256
-    return max(128, min(65536, total // 4 // 2**20))
+    return max(128, min(65536, total // MEMORY_PER_SHARED_BUFFER // 2**20))
 
 
 def free_port(host: str = "127.0.0.1") -> int:

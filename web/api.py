@@ -453,10 +453,11 @@ async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
             code, release_id = await cur.fetchone()
         else:
             # binary: the chunks as they are stored, not in hex to be read back
-            cur = await conn.execute(USE[by][1], {"key": key, "arg": arg}, binary=True)
+            sql = USE[by][1]
+            cur = await conn.execute(sql, {"key": key, "arg": arg}, binary=True)
             rows = await cur.fetchall()
             code = rows[0][0]
-            rel = release_of_rows(search.column_names(cur, USE[by][1])[1:], [r[1:] for r in rows])
+            rel = release_of_rows(search.column_names(cur, sql)[1:], [r[1:] for r in rows])
     if code == 300 and not v:
         code = 200
     if code:

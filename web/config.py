@@ -42,6 +42,10 @@ class WebConfig:
         return {"statement_timeout": str(self.statement_timeout_ms), "max_parallel_workers_per_gather": "0",
                 "work_mem": "16MB", "jit": "off", "TimeZone": "UTC"}
 
+    def session_options(self) -> str:
+        """statement_settings() as a direct connection's startup options."""
+        return " ".join(f"-c {k}={v}" for k, v in self.statement_settings().items())
+
     @classmethod
     def from_env(cls, **overrides) -> "WebConfig":
         """The environment's settings; `overrides` over them (`replicas` as

@@ -93,7 +93,7 @@ class Databases:
         if config.prepare:
             # direct connections: the settings for the session (pgbouncer
             # refuses startup options; there `settings_for` sets them per transaction)
-            kwargs["options"] = " ".join(f"-c {k}={v}" for k, v in config.statement_settings().items())
+            kwargs["options"] = config.session_options()
         return kwargs
 
     def _pool(self, dsn: str, **kw) -> AsyncConnectionPool:

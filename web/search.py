@@ -82,9 +82,8 @@ FEED_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
   LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id"""
 
 # what a result row shows on the pages and in details: the feed's and more
-ITEM_COLUMNS = """r.id, r.release_key, r.name, r.posted_at, r.last_posted_at, r.bytes, r.files, r.segments,
-       r.file_total, voyager.search_category(r.category) AS category, r.complete, r.has_par2, g.name AS group_name,
-       p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password, j.verdict"""
+ITEM_COLUMNS = f"""r.id, {FEED_COLUMNS},
+       r.last_posted_at, r.segments, r.file_total, r.complete, r.has_par2, j.verdict"""
 
 ITEM_JOINS = FEED_JOINS + """
   LEFT JOIN voyager.release_judgements j ON j.release_id = r.id"""
@@ -202,11 +201,11 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     stand in for the database's own choices where a test wants them
     (voyager.search_walk_pays reads the planner's estimate of the catalog's size)."""
     # rows in binary (no timestamps and keys written out as text and parsed back)
-    cur = await conn.execute(*search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe,
-                                         releases=releases, feed=feed), binary=True)
+    sql, params = search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe, releases=releases, feed=feed)
+    cur = await conn.execute(sql, params, binary=True)
     # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
     n = len(SUMMARY)
-    cols = column_names(cur, FEED_SEARCH_SQL if feed else SEARCH_SQL)[n:]
+    cols = column_names(cur, sql)[n:]
     fetched = await cur.fetchall()
     meta = dict(zip(SUMMARY, fetched[0][:n]))
     rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
