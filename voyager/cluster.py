@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import huge_pages
 from .config import pg_bindir
 
 SERVICE_USER = "postgres"
@@ -88,6 +89,7 @@ class Cluster:
     user: str = "voyager"
     # postgresql.conf settings beyond the defaults (the test cluster trades durability for speed)
     settings: dict[str, str] = field(default_factory=dict)
+    log: object = field(default=print, repr=False, compare=False)    # what starting and stopping tell
 
     @property
     def socket_dir(self) -> Path:
@@ -175,6 +177,7 @@ class Cluster:
             return False
         if self._killed():
             (self.datadir / "postmaster.pid").unlink()
+        huge_pages.reserve(self.datadir.parent, huge_pages.needed(self), log=self.log)
         _run(_as_service_user([
             self._bin("pg_ctl"), "-D", str(self.datadir), "-l", str(self.logfile), "-w", "-t", "60", "start",
         ]))
@@ -184,6 +187,7 @@ class Cluster:
         if not self.running():
             return False
         _run(_as_service_user([self._bin("pg_ctl"), "-D", str(self.datadir), "-m", "fast", "-w", "stop"]))
+        huge_pages.give_back(self.datadir.parent, log=self.log)
         return True
 
     def dsn(self, database: str = "postgres") -> str:

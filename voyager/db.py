@@ -4,7 +4,7 @@ from __future__ import annotations
 import psycopg
 from psycopg import sql
 
-from . import replicas, schema, sqitch
+from . import huge_pages, replicas, schema, sqitch
 from .cluster import Bouncer, Cluster
 from .config import Config
 
@@ -88,6 +88,8 @@ def status(cfg: Config) -> dict:
         info["cluster"] = str(cfg.pgdata)
         info["postgres_running"] = cluster(cfg).running()
         info["pgbouncer_running"] = bouncer(cfg).running()
+        # the shared memory in huge pages (0: in ordinary ones; voyager/huge_pages.py)
+        info["huge_pages_mb"] = huge_pages.in_use_mb(cluster(cfg).postmaster_pid())
     try:
         with connect(cfg) as conn:
             info["server_version"] = conn.execute("SHOW server_version").fetchone()[0]
