@@ -96,6 +96,20 @@ def test_a_mapping_in_huge_pages_is_counted(tmp_path):
     assert huge_pages.in_use_mb(8, root=tmp_path) is None
 
 
+def test_what_a_stopped_cluster_needs_follows_its_settings():
+    base = Path(tempfile.mkdtemp(prefix="voyager-test-"))
+    os.chmod(base, 0o755)
+    cluster = Cluster(datadir=base / "data", port=free_port(), settings={"shared_buffers": "1100MB"})
+    try:
+        cluster.init()
+        assert huge_pages.needed(cluster) >= 1100 // 2
+        with open(cluster.datadir / "postgresql.conf", "a") as fh:
+            fh.write("huge_pages = off\n")
+        assert huge_pages.needed(cluster) == 0
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def _may_ask_the_kernel() -> bool:
     return os.geteuid() == 0 and os.access("/proc/sys/vm/nr_hugepages", os.W_OK)
 

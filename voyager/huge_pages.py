@@ -70,16 +70,22 @@ class Kernel:
             return ""
 
 
-def needed(cluster) -> int:
-    """The huge pages the cluster's shared memory takes (it must be stopped:
-    the server computes it from its settings)."""
+def _setting(cluster, name: str) -> str:
+    """A setting as the stopped server would start with it (its files, its computed sizes)."""
     from .cluster import _as_service_user
 
-    out = subprocess.run(_as_service_user([cluster._bin("postgres"), "-D", str(cluster.datadir),
-                                           "-C", "shared_memory_size_in_huge_pages"]),
+    out = subprocess.run(_as_service_user([cluster._bin("postgres"), "-D", str(cluster.datadir), "-C", name]),
                          capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def needed(cluster) -> int:
+    """The huge pages the cluster's shared memory takes (it must be stopped:
+    the server computes it from its settings); 0 when it is set to use none."""
+    if _setting(cluster, "huge_pages") == "off":
+        return 0
     try:
-        return int(out.stdout.strip())
+        return int(_setting(cluster, "shared_memory_size_in_huge_pages"))
     except ValueError:
         return 0
 
