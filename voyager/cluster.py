@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,7 +90,7 @@ class Cluster:
     user: str = "voyager"
     # postgresql.conf settings beyond the defaults (the test cluster trades durability for speed)
     settings: dict[str, str] = field(default_factory=dict)
-    log: object = field(default=print, repr=False, compare=False)    # what starting and stopping tell
+    log: Callable[[str], None] = field(default=print, repr=False, compare=False)   # what starting and stopping tell
 
     @property
     def socket_dir(self) -> Path:
@@ -146,6 +147,13 @@ class Cluster:
             for key, value in conf.items():
                 fh.write(f"{key} = {value}\n")
         return True
+
+    def setting(self, name: str) -> str:
+        """A setting as the stopped server would start with it (its files,
+        the sizes it computes from them); empty when the server cannot say."""
+        out = subprocess.run(_as_service_user([self._bin("postgres"), "-D", str(self.datadir), "-C", name]),
+                             capture_output=True, text=True)
+        return out.stdout.strip()
 
     def postmaster_pid(self) -> int | None:
         """The pid postmaster.pid names (None without one)."""

@@ -20,7 +20,6 @@ host of its own, an operator sets vm.nr_hugepages in /etc/sysctl.d instead
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 # the pool that is worth huge pages: smaller ones keep ordinary pages
@@ -70,22 +69,13 @@ class Kernel:
             return ""
 
 
-def _setting(cluster, name: str) -> str:
-    """A setting as the stopped server would start with it (its files, its computed sizes)."""
-    from .cluster import _as_service_user
-
-    out = subprocess.run(_as_service_user([cluster._bin("postgres"), "-D", str(cluster.datadir), "-C", name]),
-                         capture_output=True, text=True)
-    return out.stdout.strip()
-
-
 def needed(cluster) -> int:
     """The huge pages the cluster's shared memory takes (it must be stopped:
     the server computes it from its settings); 0 when it is set to use none."""
-    if _setting(cluster, "huge_pages") == "off":
+    if cluster.setting("huge_pages") == "off":
         return 0
     try:
-        return int(_setting(cluster, "shared_memory_size_in_huge_pages"))
+        return int(cluster.setting("shared_memory_size_in_huge_pages"))
     except ValueError:
         return 0
 
