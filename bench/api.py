@@ -22,15 +22,21 @@ first, `benchK` made for the rest and removed after unless
 --keep-replicas), their figures beside one server's and the p95 ratio per
 kind. --kill-replica: a replica's postmaster SIGKILLed a third of the way
 into that run and started again 2 s later; every failed request counts.
+
+--compare M: the same first on a catalog of M releases, both in one JSON with
+the ratios per kind; with --rounds R, both catalogs are served at once and
+each kind runs R times on each in turn, the ratios the median of the rounds'.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -409,11 +415,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compare", type=int, default=0, metavar="N",
                    help="first the same on a catalog of N releases (its own, built once), then --releases; "
                         "both in one JSON with the ratios of their CPU per request and p95s")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="with --compare: both catalogs served at once and each kind run R times on each in "
+                        "turn; per catalog the rounds' medians, per kind the median of the rounds' ratios")
     args = p.parse_args(argv)
     if args.kill_replica and not args.replicas:
         p.error("--kill-replica needs --replicas N")
 
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    if args.rounds > 1 and (not args.compare or args.replicas or args.service):
+        p.error("--rounds R goes with --compare M, without --replicas and --service")
+    if args.compare == args.releases:
+        p.error("--compare M needs another size than --releases")
+    if args.compare and args.rounds > 1:
+        print(json.dumps(compare_rounds(args, log)))
+        return 0
     if args.compare:
         # one sitting: the smaller catalog first, then the larger, the same requests' shapes
         sizes = {n: measure(argparse.Namespace(**{**vars(args), "releases": n}), log)
@@ -453,37 +469,103 @@ def ratios(small: dict, large: dict) -> dict:
     return out
 
 
+class _Side:
+    """One catalog made ready and served: built (once), its users' keys, its
+    hot relations in shared buffers, the run's requests drawn, a `voyager web`
+    on it (stopped by `stack`), and the meters of its CPU."""
+
+    def __init__(self, args, log, stack: contextlib.ExitStack):
+        from voyager.config import Config
+        from web.server import default_workers, pool_size
+
+        cfg = Config.from_env()
+        self.dsn = catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
+        self.keys = _bench_keys(self.dsn, args.clients)
+        warm = _prewarm(self.dsn)
+        self.inputs = _inputs(self.dsn, args.requests, args.seed)
+        warm["get_chunks_mb"] = _warm_gets(self.dsn, self.inputs)
+        workers = args.workers or default_workers()
+        self.out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
+                          "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
+                          "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
+        self.primary_pm = _postmaster(self.dsn)
+        server, self.port = _serve(self.dsn, args)
+        stack.callback(_stop, server)
+        asyncio.run(_wait_up(self.port))
+        monitor = stack.enter_context(psycopg.connect(self.dsn, autocommit=True))
+        self.meters = Meters(server.pid, lambda: [self.primary_pm], monitor)
+
+
 def measure(args, log) -> dict:
     """One catalog's figures (and its replicas' with --replicas)."""
-    from voyager.config import Config
-
-    cfg = Config.from_env()
-    dsn = catalog.build(cfg.dsn, releases=args.releases, seed=args.seed, log=log, rebuild=args.rebuild)
-    keys = _bench_keys(dsn, args.clients)
-    warm = _prewarm(dsn)
-    inputs = _inputs(dsn, args.requests, args.seed)
-    warm["get_chunks_mb"] = _warm_gets(dsn, inputs)
-    from web.server import default_workers, pool_size
-
-    workers = args.workers or default_workers()
-    out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
-                 "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
-                 "cpus": os.cpu_count(), "count_cache": not args.no_count_cache, **warm, "kinds": {}}
-    primary_pm = _postmaster(dsn)
-    server, port = _serve(dsn, args)
-    try:
-        asyncio.run(_wait_up(port))
-        with psycopg.connect(dsn, autocommit=True) as monitor:
-            _run(port, Meters(server.pid, lambda: [primary_pm], monitor), inputs, args, keys, log, out)
-    finally:
-        _stop(server)
+    with contextlib.ExitStack() as stack:
+        side = _Side(args, log, stack)
+        _run(side.port, side.meters, side.inputs, args, side.keys, log, side.out)
+    out = side.out
     if args.replicas:
-        out["replicas"] = _replica_run(dsn, args, inputs, keys, log, out, primary_pm)
+        out["replicas"] = _replica_run(side.dsn, args, side.inputs, side.keys, log, out, side.primary_pm)
     if args.statements:
-        out["statements"] = statement_cpu(dsn, keys[0], args.statements, args.seed)
+        out["statements"] = statement_cpu(side.dsn, side.keys[0], args.statements, args.seed)
         log(f"statements: {json.dumps(out['statements'])}")
-    out["catalog"] = catalog_figures(dsn)
+    out["catalog"] = catalog_figures(side.dsn)
     return out
+
+
+def compare_rounds(args, log) -> dict:
+    """--compare M --rounds R: both catalogs made ready and served at once,
+    then kind by kind R rounds, each M's requests then N's (new ones each
+    round). The host's speed drifts by a fifth within an hour on a shared
+    machine; a round's two halves run minutes apart, so their ratio does not
+    see the drift that separates two sittings. Per catalog and kind, the
+    median of the rounds' figures (the rounds beside them); per kind, the
+    median of the rounds' ratios."""
+    sizes = (args.compare, args.releases)
+    kinds = args.kinds.split(",")
+    with contextlib.ExitStack() as stack:
+        sides = {n: _Side(argparse.Namespace(**{**vars(args), "releases": n, "requests": args.requests * args.rounds}),
+                          log, stack) for n in sizes}
+
+        async def drive():
+            for side in sides.values():
+                await run_kind(side.port, "warmup", [f"/api?{q}" for q in side.inputs["warmup"]], args.clients,
+                               side.keys)
+            for kind in kinds:
+                for r in range(args.rounds):
+                    for n, side in sides.items():
+                        qs = side.inputs[kind][r * args.requests:(r + 1) * args.requests]
+                        got = await run_kind(side.port, kind, [f"/api?{q}" for q in qs], args.clients, side.keys,
+                                             side.meters)
+                        side.out["kinds"].setdefault(kind, {"rounds": []})["rounds"].append(got)
+                        log(f"{n:,} releases, {kind}, round {r + 1}: {json.dumps(got)}")
+
+        asyncio.run(drive())
+    for side in sides.values():
+        for kind, fig in side.out["kinds"].items():
+            fig.update(medians(fig["rounds"]), target_p95_ms=TARGETS_MS.get(kind))
+    small, large = (sides[n].out for n in sizes)
+    by_round = {kind: paired_ratios(kind, small["kinds"][kind]["rounds"], large["kinds"][kind]["rounds"])
+                for kind in kinds}
+    for n, side in sides.items():
+        if args.statements:
+            side.out["statements"] = statement_cpu(side.dsn, side.keys[0], args.statements, args.seed)
+            log(f"{n:,} releases, statements: {json.dumps(side.out['statements'])}")
+        side.out["catalog"] = catalog_figures(side.dsn)
+    return {"sizes": {str(n): sides[n].out for n in sizes}, "rounds": args.rounds,
+            "ratios": {kind: medians(rs) for kind, rs in by_round.items()}, "ratios_by_round": by_round}
+
+
+def paired_ratios(kind: str, small: list[dict], large: list[dict]) -> list[dict]:
+    """Each round's ratios, the larger catalog's figures over the smaller's of the same round."""
+    return [ratios({"kinds": {kind: a}}, {"kinds": {kind: b}})[kind] for a, b in zip(small, large)]
+
+
+def medians(figures: list[dict]) -> dict:
+    """The median of each number the figures share; the requests and the
+    failed ones summed (one failure in any round counts)."""
+    keys = [k for k, v in figures[0].items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+            and all(isinstance(f.get(k), (int, float)) for f in figures)]
+    return {k: sum(f[k] for f in figures) if k in ("requests", "errors")
+            else round(statistics.median(f[k] for f in figures), 2) for k in keys}
 
 
 def statement_cpu(dsn: str, key: str, n: int, seed: int, passes: int = 5) -> dict:

@@ -20,6 +20,7 @@ from sanic.response import HTTPResponse, raw
 
 from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
+from .labels import Labels
 from .names import episode_match, parse_season_ep
 from .nzbs import nzb_bytes, release_chunk, release_of_rows
 
@@ -286,7 +287,7 @@ async def api(request: Request) -> HTTPResponse:
             return await _search(request, q, ask, site, limits, user["catalog_state"], key)
         find = _release_find(p)
         if t == "details":
-            rows = await ctx.db.read(lambda conn: _details_rows(conn, find), behind=lambda rows: not rows)
+            rows = await ctx.db.read(lambda conn: _details_rows(conn, find, ctx.labels), behind=lambda rows: not rows)
             if not rows:
                 raise ApiError(300)
             ask.wanted = None
@@ -317,7 +318,7 @@ async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limit
     body = ctx.responses.get(ckey, state) if cached else None
     if body is None:
         found = await search.run(ctx.db, ctx.web, q, ask.limit, ask.offset, totals=ctx.totals if cached else None,
-                                 feed=True)
+                                 feed=True, labels=ctx.labels)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=found.total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":
@@ -366,16 +367,18 @@ def _release_find(p: dict) -> tuple[str, object]:
     raise ApiError(300)
 
 
-async def _details_rows(conn, find: tuple[str, object]) -> list[dict]:
+async def _details_rows(conn, find: tuple[str, object], labels: Labels) -> list[dict]:
     cur = await conn.execute(f"SELECT {search.ITEM_COLUMNS} FROM voyager.releases r {search.ITEM_JOINS} "
                              f"WHERE r.id = ({find[0]})", (find[1],))
     cols = [c.name for c in cur.description]
-    return [dict(zip(cols, row)) for row in await cur.fetchall()]
+    rows = [dict(zip(cols, row)) for row in await cur.fetchall()]
+    await labels.fill(conn, rows)
+    return rows
 
 
 async def _getnfo(request: Request, find: tuple[str, object], p, site, ask: Ask, limits) -> HTTPResponse:
     async def read(conn):
-        rows = await _details_rows(conn, find)
+        rows = await _details_rows(conn, find, request.app.ctx.labels)
         if not rows:
             return None
         cur = await conn.execute("SELECT text FROM voyager.release_nfos WHERE release_id = %s", (rows[0]["id"],))

@@ -12,6 +12,7 @@ import logging
 from sanic import Sanic
 
 from .config import WebConfig
+from .labels import Labels
 from .feeds import Categories
 from .routing import Databases
 from .search import Totals
@@ -62,6 +63,7 @@ def create_app(config: WebConfig | None = None) -> Sanic:
     app.config.KEEP_ALIVE_TIMEOUT = 30
     app.ctx.web = config
     app.ctx.totals = Totals()
+    app.ctx.labels = Labels()
     app.ctx.responses = Responses()
     app.blueprint(api.bp)
     app.blueprint(pages.bp)
@@ -72,6 +74,7 @@ def create_app(config: WebConfig | None = None) -> Sanic:
         app.ctx.db = Databases(config)
         await app.ctx.db.open()
         await refresh(app)
+        await app.ctx.db.read(app.ctx.labels.load)
         app.ctx.refresher = asyncio.get_running_loop().create_task(_refresh_loop(app))
 
     @app.after_server_stop

@@ -28,6 +28,7 @@ from sanic.response import HTTPResponse, html, redirect
 from . import search
 from .api import ApiError, _group, nzb_response, valid_text
 from .app import settings_for
+from .labels import Labels
 from .names import name_info
 from .nzbs import file_list, release_chunk
 
@@ -329,7 +330,7 @@ async def _listing(request: Request, heading: str, template: str = "list.html", 
     page, _ = _form_int({"page": page if valid_text(page) else ""}, "page", 1, 100_000)
     page = max(page or 1, 1)
     found = await search.run(ctx.db, ctx.web, q, PAGE, (page - 1) * PAGE,
-                             totals=ctx.totals if ctx.web.count_cache else None)
+                             totals=ctx.totals if ctx.web.count_cache else None, labels=ctx.labels)
     total, rows = found.total, found.rows
     keep = {k: v for k, v in form.items() if v}
     pages = {}
@@ -425,7 +426,7 @@ async def browse_group(request: Request, group: str) -> HTTPResponse:
 
 # -- a release -------------------------------------------------------------------
 
-async def _release_by_guid(conn, guid: str) -> dict | None:
+async def _release_by_guid(conn, guid: str, labels: Labels) -> dict | None:
     if not GUID.match(guid):
         return None
     cur = await conn.execute(
@@ -435,7 +436,11 @@ async def _release_by_guid(conn, guid: str) -> dict | None:
               JOIN voyager.group_sets gs ON gs.id = r.group_set_id
              WHERE r.id = voyager.release_of_guid(%s)""", (bytes.fromhex(guid),))
     row = await cur.fetchone()
-    return dict(zip([c.name for c in cur.description], row)) if row else None
+    if row is None:
+        return None
+    rel = dict(zip([c.name for c in cur.description], row))
+    await labels.fill(conn, [rel])
+    return rel
 
 
 @bp.get("/release/<guid:str>")
@@ -444,7 +449,7 @@ async def release_page(request: Request, guid: str) -> HTTPResponse:
     guid = guid.lower()
 
     async def read(conn) -> dict | None:
-        rel = await _release_by_guid(conn, guid)
+        rel = await _release_by_guid(conn, guid, request.app.ctx.labels)
         if rel is None:
             return None
         if rel["release_key"].hex() != guid:           # merged away: the survivor's page
@@ -523,7 +528,8 @@ async def _judgement(conn, release_id: int) -> dict | None:
 async def nzb_download(request: Request, guid: str) -> HTTPResponse:
     user = request.ctx.user
     db = request.app.ctx.db
-    rel = await db.read(partial(_release_by_guid, guid=guid.lower()), behind=lambda r: r is None)
+    rel = await db.read(partial(_release_by_guid, guid=guid.lower(), labels=request.app.ctx.labels),
+                        behind=lambda r: r is None)
     if rel is None:
         return render(request, "error.html", status=404, message="No such release.")
     async with db.primary() as conn:                   # the download counted: a write

@@ -30,6 +30,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from .labels import Labels
 from .names import EpisodeMatch
 
 WORD = re.compile(r"[^\W_]+")
@@ -72,13 +73,12 @@ def split_words(q: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # what a feed's item shows (web/feeds.py reads these and no more): the API's
 # searches read them alone, a tenth of a millisecond less a page than the
-# pages' rows below (fewer columns to send and load, no judgement to look up)
+# pages' rows below (fewer columns to send and load, no judgement to look up).
+# The group's and poster's names are the web's own to add (web/labels.py).
 FEED_COLUMNS = """r.release_key, r.name, r.posted_at, r.bytes, r.files, voyager.search_category(r.category) AS category,
-       g.name AS group_name, p.poster, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password"""
+       r.group_id, r.poster_id, coalesce(gr.grabs, 0) AS grabs, coalesce(pw.status, 0) AS password"""
 
-FEED_JOINS = """JOIN voyager.groups g ON g.id = r.group_id
-  JOIN voyager.posters p ON p.id = r.poster_id
-  LEFT JOIN voyager.release_grabs gr ON gr.release_id = r.id
+FEED_JOINS = """LEFT JOIN voyager.release_grabs gr ON gr.release_id = r.id
   LEFT JOIN voyager.release_passwords pw ON pw.release_id = r.id"""
 
 # what a result row shows on the pages and in details: the feed's and more
@@ -193,13 +193,15 @@ class Found:
 
 
 async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None, plan: str | None = None,
-               probe: int | None = None, releases: int | None = None, feed: bool = False) -> Found:
+               probe: int | None = None, releases: int | None = None, feed: bool = False,
+               labels: Labels | None = None) -> Found:
     """A search in one statement, which writes nothing (a replica's
     connection will do): what it leaves for later is `leave`'s. Totals come
     from this process's cache, then the shared one (voyager.search_totals) for
     what is costly to count, then a count. `plan`, `probe` and `releases`
     stand in for the database's own choices where a test wants them
-    (voyager.search_walk_pays reads the planner's estimate of the catalog's size)."""
+    (voyager.search_walk_pays reads the planner's estimate of the catalog's size).
+    The rows' group and poster names come from `labels` (looked up afresh without)."""
     # rows in binary (no timestamps and keys written out as text and parsed back)
     sql, params = search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe, releases=releases, feed=feed)
     cur = await conn.execute(sql, params, binary=True)
@@ -209,6 +211,8 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     fetched = await cur.fetchall()
     meta = dict(zip(SUMMARY, fetched[0][:n]))
     rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
+    if rows:
+        await (labels or Labels()).fill(conn, rows)
     total, state = meta["total"], meta["read_state"]
     # a common word now: the fold is to count it and keep its count from then on
     found = Found(total, rows, meta["plan"], state, promote=" ".join(q.words) if meta["promote"] else None)
@@ -220,7 +224,8 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
     return found
 
 
-async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None, feed: bool = False) -> Found:
+async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None, feed: bool = False,
+              labels: Labels | None = None) -> Found:
     """A search as the API (`feed`: the rows a feed shows) and the pages run
     it: read where reads go (`db`, web/routing.py) under the web's statement
     settings, then what it leaves for later on the primary."""
@@ -228,7 +233,7 @@ async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | No
 
     async def read(conn) -> Found:
         async with settings_for(conn, web):
-            return await find(conn, q, limit, offset, totals=totals, feed=feed)
+            return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels)
 
     found = await db.read(read)
     await leave(db, found)
