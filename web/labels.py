@@ -40,17 +40,27 @@ class Labels:
 
     async def fill(self, conn, rows: list[dict]) -> None:
         """Each row's `group_name` and `poster`, from its `group_id` and `poster_id`."""
+        # the names as they are now: forgetting makes new dicts, so these keep
+        # what this call saw while it waits on the lookup and others fill theirs
         groups, posters = self.groups, self.posters
         want_groups = {g for r in rows if (g := r["group_id"]) not in groups and g is not None}
         want_posters = {p for r in rows if (p := r["poster_id"]) not in posters and p is not None}
+        new_groups: dict[int, str] = {}
+        new_posters: dict[int, str] = {}
         if want_groups or want_posters:
-            for kept in (groups, posters):
-                if len(kept) > self.size:           # a dict keeps the order names came in
-                    for k in list(islice(kept, len(kept) // 2)):
-                        del kept[k]
+            self._forget()
             cur = await conn.execute(LOOKUP, {"groups": list(want_groups), "posters": list(want_posters)})
             for is_poster, id_, name in await cur.fetchall():
-                (posters if is_poster else groups)[id_] = name
+                (new_posters if is_poster else new_groups)[id_] = name
+            self.groups.update(new_groups)
+            self.posters.update(new_posters)
         for r in rows:
-            r["group_name"] = groups.get(r["group_id"], "")
-            r["poster"] = posters.get(r["poster_id"], "")
+            r["group_name"] = groups.get(r["group_id"]) or new_groups.get(r["group_id"], "")
+            r["poster"] = posters.get(r["poster_id"]) or new_posters.get(r["poster_id"], "")
+
+    def _forget(self) -> None:
+        """Past `size` of a kind, its older half (a dict keeps the order names came in)."""
+        if len(self.groups) > self.size:
+            self.groups = dict(islice(self.groups.items(), len(self.groups) // 2, None))
+        if len(self.posters) > self.size:
+            self.posters = dict(islice(self.posters.items(), len(self.posters) // 2, None))

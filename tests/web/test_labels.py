@@ -103,3 +103,25 @@ def test_a_web_starts_with_the_groups_and_the_newest_posters(conn):
     rows = [{"group_id": group, "poster_id": i} for i in ids[-3:]]
     asyncio.run(labels.fill(c, rows))
     assert c.lookups == 0 and [r["poster"] for r in rows] == ["p2", "p3", "p4"]
+
+
+def test_names_forgotten_while_a_lookup_waits_still_fill_its_rows(conn):
+    """A search keeps the names it saw at its start though the kept names
+    forget their older half before its lookup returns (another search's
+    lookup in between)."""
+    group = conn.execute("SELECT id FROM voyager.groups ORDER BY id LIMIT 1").fetchone()[0]
+    ids = [conn.execute("INSERT INTO voyager.posters (poster) VALUES (%s) RETURNING id", (f"q{i}",)).fetchone()[0]
+           for i in range(8)]
+    labels = Labels(size=2)
+    rows = [{"group_id": group, "poster_id": i} for i in ids[:3]]
+    asyncio.run(labels.fill(_Counting(conn), rows))     # q0..q2 kept: past two
+
+    class Interleaved(_Counting):
+        async def execute(self, sql, params=None, **kw):
+            # meanwhile another search looks up q5
+            await labels.fill(_Counting(conn), [{"group_id": group, "poster_id": ids[5]}])
+            return await super().execute(sql, params, **kw)
+
+    rows = [{"group_id": group, "poster_id": i} for i in (ids[0], ids[6])]
+    asyncio.run(labels.fill(Interleaved(conn), rows))
+    assert [r["poster"] for r in rows] == ["q0", "q6"]
