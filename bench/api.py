@@ -415,9 +415,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compare", type=int, default=0, metavar="N",
                    help="first the same on a catalog of N releases (its own, built once), then --releases; "
                         "both in one JSON with the ratios of their CPU per request and p95s")
-    p.add_argument("--rounds", type=int, default=1, metavar="R",
-                   help="with --compare: both catalogs served at once and each kind run R times on each in "
-                        "turn; per catalog the rounds' medians, per kind the median of the rounds' ratios")
     args = p.parse_args(argv)
     if args.kill_replica and not args.replicas:
         p.error("--kill-replica needs --replicas N")
@@ -451,6 +448,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-count-cache", action="store_true", help="the server counts every total afresh")
     p.add_argument("--service", type=int, default=0, metavar="N",
                    help="also N requests per kind from one client first (the service time, no queueing)")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="with --compare: both catalogs served at once and each kind run R times on each in "
+                        "turn; per catalog the rounds' medians, per kind the median of the rounds' ratios")
     p.add_argument("--statements", type=int, default=0, metavar="N",
                    help="also each request's statements alone, N different words or releases searched or "
                         "fetched five times over on one connection: their backend's CPU, warm")

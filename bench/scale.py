@@ -15,7 +15,9 @@ bytes per release within 5% either way, the store's CPU per million headers
 <= 60 s at a million releases) and the merges (no run over 10 s, <= 0.1
 CPU-s per thousand probed) within their bars at each size. Without
 --compare, one catalog's figures. Each catalog's database size is sampled
-through its run: the peak is quoted.
+through its run: the peak is quoted. With --rounds K the API part of both
+catalogs runs first, in paired rounds (bench.api's compare_rounds), and the
+API's ratios are the medians of the rounds' own.
 """
 from __future__ import annotations
 
@@ -62,15 +64,18 @@ class PeakSize:
         self.thread.join()
 
 
-def measure(n: int, a, log) -> dict:
-    """One catalog's figures, its parts in order."""
+def measure(n: int, a, log, api_figures: dict | None = None) -> dict:
+    """One catalog's figures, its parts in order (the API's given when both
+    catalogs' were measured in paired rounds)."""
     t0 = time.monotonic()
     dsn = catalog.build(Config.from_env().dsn, releases=n, seed=a.seed, log=log)
     out: dict = {"releases": n, "catalog_seconds": round(time.monotonic() - t0, 1)}
     with psycopg.connect(dsn, autocommit=True) as conn:
         out["database_bytes"] = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
     with PeakSize(dsn) as size:
-        if "api" in a.parts:
+        if "api" in a.parts and api_figures is not None:
+            out["api"] = api_figures
+        elif "api" in a.parts:
             out["api"] = api.measure(argparse.Namespace(**{**vars(a), "releases": n, "rebuild": False,
                                                            "replicas": 0}), log)
             log(f"bench scale: {n:,} api done")
@@ -104,8 +109,9 @@ def _ratio(b, a) -> float | None:
     return round(b / a, 3) if a and b is not None else None
 
 
-def verdicts(sizes: dict, small: int | None, large: int) -> tuple[dict, dict]:
-    """(the larger's figures over the smaller's, whether each bar holds)."""
+def verdicts(sizes: dict, small: int | None, large: int, api_ratios: dict | None = None) -> tuple[dict, dict]:
+    """(the larger's figures over the smaller's, whether each bar holds);
+    `api_ratios` the paired rounds' when the API was measured in them."""
     ratios: dict = {}
     holds: dict = {}
     big = sizes[large]
@@ -115,7 +121,7 @@ def verdicts(sizes: dict, small: int | None, large: int) -> tuple[dict, dict]:
                                                  lo["catalog"]["hot_bytes_per_release"])
         holds["hot_bytes_per_release"] = abs(ratios["hot_bytes_per_release"] - 1) <= HOT_BYTES_DRIFT
         if "api" in big and "api" in lo:
-            ratios["api"] = api.ratios(lo["api"], big["api"])
+            ratios["api"] = api_ratios or api.ratios(lo["api"], big["api"])
             for kind in SEARCH_KINDS:
                 # the web's own backends where measured: the whole server's moves with other work on it
                 r = (ratios["api"].get(kind, {}).get("web_backends_cpu_ms")
@@ -174,9 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     if "store" in a.parts and not a.corpus:
         p.error("the store part needs --corpus DIR")
     log = lambda m: print(m, file=sys.stderr)          # noqa: E731
+    if a.rounds > 1 and not a.compare:
+        p.error("--rounds R goes with --compare M")
     order = [a.compare, a.releases] if a.compare else [a.releases]
-    sizes = {n: measure(n, a, log) for n in order}
-    ratios, holds = verdicts(sizes, a.compare or None, a.releases)
+    # the API in paired rounds first, both catalogs served at once; the other parts one catalog at a time
+    paired = (api.compare_rounds(argparse.Namespace(**{**vars(a), "rebuild": False}), log)
+              if a.rounds > 1 and "api" in a.parts else None)
+    sizes = {n: measure(n, a, log, paired["sizes"][str(n)] if paired else None) for n in order}
+    ratios, holds = verdicts(sizes, a.compare or None, a.releases, paired["ratios"] if paired else None)
     print(json.dumps({
         "bench": "scale", "parts": a.parts, "sizes": {str(n): v for n, v in sizes.items()}, "ratios": ratios,
         # (the judge's and the merges' bars are in their figures)

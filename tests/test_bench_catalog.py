@@ -118,7 +118,9 @@ def test_the_store_into_a_shared_catalog_leaves_it_as_found(shared, home, corpus
     assert_as_found(before, state(shared))
 
 
-def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, template_db, home, corpus):
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, template_db, home, corpus, rounds):
+    """(with rounds, the API part of both catalogs in paired rounds first)"""
     sizes = (2_000, 3_000)
     for n in sizes:
         catalog.build(admin_dsn, releases=n, template=template_db[0], log=lambda m: None)
@@ -130,7 +132,8 @@ def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, temp
             [sys.executable, "-m", "voyager.cli", "bench", "scale", "--releases", str(sizes[1]), "--compare",
              str(sizes[0]), "--corpus", str(corpus), "--store-repeat", "1", "--kinds", "search_word,category_page",
              "--requests", "40", "--clients", "2", "--dirty", "100", "--repeats", "1", "--daily-repeats", "1",
-             "--probed", "200", "--statements", "20"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+             "--probed", "200", "--statements", "20", "--rounds", str(rounds)],
+            env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert out.returncode == 0, out.stderr[-3000:]
         got = json.loads(out.stdout.strip().splitlines()[-1])
         assert json.loads((home / "bench" / "last-scale.json").read_text())["output"] == got
@@ -139,6 +142,7 @@ def test_bench_scale_prints_both_sizes_their_ratios_and_the_bars(admin_dsn, temp
             one = got["sizes"][str(n)]
             assert one["catalog"]["releases"] == n
             assert one["api"]["kinds"]["search_word"]["errors"] == 0
+            assert len(one["api"]["kinds"]["search_word"].get("rounds", [None])) == rounds
             # each kind's statements alone, and each hot relation's bytes a release
             assert {"api_use", "search_word", "category_page"} <= set(one["api"]["statements"])
             assert one["api"]["statements"]["search_word"]["median_ms"] > 0
