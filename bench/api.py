@@ -495,6 +495,13 @@ class _Side:
         monitor = stack.enter_context(psycopg.connect(self.dsn, autocommit=True))
         self.meters = Meters(server.pid, lambda: [self.primary_pm], monitor)
 
+    def finish(self, args, log) -> None:
+        """After its runs: each kind's statements alone (--statements), and the catalog's figures."""
+        if args.statements:
+            self.out["statements"] = statement_cpu(self.dsn, self.keys[0], args.statements, args.seed)
+            log(f"{args.releases:,} releases, statements: {json.dumps(self.out['statements'])}")
+        self.out["catalog"] = catalog_figures(self.dsn)
+
 
 def measure(args, log) -> dict:
     """One catalog's figures (and its replicas' with --replicas)."""
@@ -504,10 +511,7 @@ def measure(args, log) -> dict:
     out = side.out
     if args.replicas:
         out["replicas"] = _replica_run(side.dsn, args, side.inputs, side.keys, log, out, side.primary_pm)
-    if args.statements:
-        out["statements"] = statement_cpu(side.dsn, side.keys[0], args.statements, args.seed)
-        log(f"statements: {json.dumps(out['statements'])}")
-    out["catalog"] = catalog_figures(side.dsn)
+    side.finish(args, log)
     return out
 
 
@@ -521,9 +525,10 @@ def compare_rounds(args, log) -> dict:
     median of the rounds' ratios."""
     sizes = (args.compare, args.releases)
     kinds = args.kinds.split(",")
+    each = {n: argparse.Namespace(**{**vars(args), "releases": n, "requests": args.requests * args.rounds})
+            for n in sizes}
     with contextlib.ExitStack() as stack:
-        sides = {n: _Side(argparse.Namespace(**{**vars(args), "releases": n, "requests": args.requests * args.rounds}),
-                          log, stack) for n in sizes}
+        sides = {n: _Side(each[n], log, stack) for n in sizes}
 
         async def drive():
             for side in sides.values():
@@ -546,10 +551,7 @@ def compare_rounds(args, log) -> dict:
     by_round = {kind: paired_ratios(kind, small["kinds"][kind]["rounds"], large["kinds"][kind]["rounds"])
                 for kind in kinds}
     for n, side in sides.items():
-        if args.statements:
-            side.out["statements"] = statement_cpu(side.dsn, side.keys[0], args.statements, args.seed)
-            log(f"{n:,} releases, statements: {json.dumps(side.out['statements'])}")
-        side.out["catalog"] = catalog_figures(side.dsn)
+        side.finish(each[n], log)
     return {"sizes": {str(n): sides[n].out for n in sizes}, "rounds": args.rounds,
             "ratios": {kind: medians(rs) for kind, rs in by_round.items()}, "ratios_by_round": by_round}
 

@@ -12,26 +12,19 @@ from web import search
 from web.labels import LOOKUP, Labels
 from web.search import Query
 
+from tests.web.util import AsyncOver
 
-class _Counting:
-    """psycopg's async surface over a sync connection, counting the name lookups."""
+
+class _Counting(AsyncOver):
+    """The async surface over a sync connection, counting the name lookups."""
 
     def __init__(self, conn):
-        self.conn, self.lookups = conn, 0
+        super().__init__(conn)
+        self.lookups = 0
 
     async def execute(self, sql, params=None, **kw):
         self.lookups += sql == LOOKUP
-        cur = self.conn.execute(sql, params, **kw)
-
-        class Cur:
-            description = cur.description
-
-            async def fetchone(self):
-                return cur.fetchone()
-
-            async def fetchall(self):
-                return cur.fetchall()
-        return Cur()
+        return await super().execute(sql, params, **kw)
 
 
 @pytest.fixture

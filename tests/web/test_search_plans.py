@@ -16,6 +16,8 @@ from web import search
 from web.names import episode_match
 from web.search import Query
 
+from tests.web.util import AsyncOver
+
 CATS = frozenset({5000, 5010, 5020, 5030, 5040, 5045, 5050, 5060, 5070, 5080, 5090})
 QUERIES = [
     Query(words=("harbor",)), Query(words=("silent", "harbor")), Query(words=("harbor",), excluded=("s01e02",)),
@@ -27,26 +29,6 @@ QUERIES = [
     Query(words=("harb",), substring=True), Query(words=("ilent", "arbor"), substring=True),
     Query(words=("harbor",), cats=CATS), Query(words=("grp", "harbor")), Query(cats=frozenset({8010})),
 ]
-
-
-class _Async:
-    """psycopg's async surface over a sync connection (search.find's calls)."""
-
-    def __init__(self, conn):
-        self.conn = conn
-
-    async def execute(self, sql, params=None, **kw):
-        cur = self.conn.execute(sql, params, **kw)
-
-        class Cur:
-            description = cur.description
-
-            async def fetchone(self):
-                return cur.fetchone()
-
-            async def fetchall(self):
-                return cur.fetchall()
-        return Cur()
 
 
 def _rows(conn, sql, params):
@@ -101,7 +83,7 @@ def test_run_picks_the_plan_by_the_total(conn):
     when that pays; a words-only search is one statement, its total read from
     voyager.search_count."""
     def find(q, **kw):
-        return asyncio.run(search.find(_Async(conn), q, 1, 0, totals=search.Totals(), probe=2, **kw))
+        return asyncio.run(search.find(AsyncOver(conn), q, 1, 0, totals=search.Totals(), probe=2, **kw))
 
     q = Query(words=("grp",), minsize=1)
     found = find(q, releases=12)
@@ -177,7 +159,7 @@ def test_the_words_page_walks_by_days_or_months_when_that_is_cheaper(conn):
 
 
 def _found(conn, q, limit, offset, totals=None, **kw) -> tuple[int, list[dict]]:
-    found = asyncio.run(search.find(_Async(conn), q, limit, offset, totals=totals, **kw))
+    found = asyncio.run(search.find(AsyncOver(conn), q, limit, offset, totals=totals, **kw))
     return found.total, found.rows
 
 
@@ -212,8 +194,8 @@ def test_a_feed_reads_its_columns_alone_and_renders_the_same(conn, q):
     from web import feeds
 
     cats = asyncio.run(_facts(conn))
-    full = asyncio.run(search.find(_Async(conn), q, 8, 0, totals=None))
-    feed = asyncio.run(search.find(_Async(conn), q, 8, 0, totals=None, feed=True))
+    full = asyncio.run(search.find(AsyncOver(conn), q, 8, 0, totals=None))
+    feed = asyncio.run(search.find(AsyncOver(conn), q, 8, 0, totals=None, feed=True))
     assert (feed.total, feed.plan) == (full.total, full.plan)
     assert [r["release_key"] for r in feed.rows] == [r["release_key"] for r in full.rows]
     assert full.rows or q.words == ("nothing-here",)
@@ -228,4 +210,4 @@ def test_a_feed_reads_its_columns_alone_and_renders_the_same(conn, q):
 async def _facts(conn):
     from web.app import load_catalog_facts
 
-    return (await load_catalog_facts(_Async(conn)))[0]
+    return (await load_catalog_facts(AsyncOver(conn)))[0]

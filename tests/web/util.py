@@ -93,3 +93,24 @@ def sign_in(app, name: str, key: str) -> dict:
     cookie = resp.cookies.get("voyager_session")
     assert cookie and "httponly" in resp.headers["set-cookie"].lower()
     return {"Cookie": f"voyager_session={cookie}"}
+
+
+class AsyncOver:
+    """psycopg's async surface over a sync connection (what search.find and
+    Labels call), for tests that drive them without a server."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    async def execute(self, sql, params=None, **kw):
+        cur = self.conn.execute(sql, params, **kw)
+
+        class Cur:
+            description = cur.description
+
+            async def fetchone(self):
+                return cur.fetchone()
+
+            async def fetchall(self):
+                return cur.fetchall()
+        return Cur()
