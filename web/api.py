@@ -65,6 +65,12 @@ class Responses:
         self.entries.move_to_end(key)
         return hit[2]
 
+    def holds(self, key: tuple) -> bool:
+        """A document is kept for the key, at whichever state, and young enough
+        to serve: worth the key's check first, to learn the state it needs."""
+        hit = self.entries.get(key)
+        return hit is not None and time.monotonic() - hit[1] <= self.max_age
+
     def put(self, key: tuple, state: int | None, body: str) -> None:
         if state is None or len(body) > self.max_bytes // 8:
             return
@@ -271,6 +277,15 @@ async def api(request: Request) -> HTTPResponse:
             return _error(100, fmt)
         if t == "get":
             return await _get(request, p, key, fmt)
+        site = _site(request, key)
+        if t in SEARCHES and not p.bad and not ctx.db.replicas:
+            # reads go to the primary: the key's check goes along with the search
+            try:
+                q, ask = search_query(t, p, ctx.cats), _common(p, ctx.web)
+            except ApiError:
+                q = None                                 # the key's own error first: its check alone, below
+            if q is not None and not (ctx.web.count_cache and ctx.responses.holds(_response_key(q, ask, site))):
+                return await _search(request, q, ask, site, key)
         # the key and the day's count: a write, the primary's
         async with ctx.db.primary() as conn:
             cur = await conn.execute(USE_REQUEST, (key,))
@@ -279,12 +294,11 @@ async def api(request: Request) -> HTTPResponse:
             return _error(user["code"], fmt)
         if p.bad:
             raise ApiError(201, p.bad[0])
-        limits = Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
         ask = _common(p, ctx.web)
-        site = _site(request, key)
         if t in SEARCHES:
             q = search_query(t, p, ctx.cats, admin=user["admin"])
-            return await _search(request, q, ask, site, limits, user["catalog_state"], key)
+            return await _search(request, q, ask, site, key, user)
+        limits = _limits(user)
         find = _release_find(p)
         if t == "details":
             rows = await ctx.db.read(lambda conn: _details_rows(conn, find, ctx.labels), behind=lambda rows: not rows)
@@ -306,19 +320,33 @@ async def api(request: Request) -> HTTPResponse:
         return _error(900, fmt)
 
 
-async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limits: Limits, state: int,
-                  key: str) -> HTTPResponse:
-    """`state` is the primary's, from the key's check: a document kept under
-    it was rendered from a read of that very state (on whichever server), so
-    it is served as it is; else the search is read (a replica's when up) and
-    its document kept under the state it read."""
+def _limits(user: dict) -> Limits:
+    return Limits(user["requests"], user["requests_max"], user["downloads"], user["downloads_max"])
+
+
+def _response_key(q: search.Query, ask: Ask, site: Site) -> tuple:
+    return q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base
+
+
+async def _search(request: Request, q: search.Query, ask: Ask, site: Site, key: str,
+                  user: dict | None = None) -> HTTPResponse:
+    """`user` is the key's check made, with the primary's state then: a
+    document kept under it was rendered from a read of that very state (on
+    whichever server), so it is served as it is; else the search is read (a
+    replica's when up) and its document kept under the state it read.
+    Without `user`, the search checks and counts the key in its own statement
+    (reads go to the primary)."""
     ctx = request.app.ctx
     cached = ctx.web.count_cache
-    ckey = (q.key(), ask.limit, ask.offset, ask.wanted, ask.fmt, site.base)
-    body = ctx.responses.get(ckey, state) if cached else None
+    ckey = _response_key(q, ask, site)
+    body = ctx.responses.get(ckey, user["catalog_state"]) if cached and user is not None else None
     if body is None:
         found = await search.run(ctx.db, ctx.web, q, ask.limit, ask.offset, totals=ctx.totals if cached else None,
-                                 feed=True, labels=ctx.labels)
+                                 feed=True, labels=ctx.labels, use=None if user is not None else key)
+        if user is None:
+            user = found.user
+            if user["code"]:
+                return _error(user["code"], ask.fmt)
         marked = Site(base=site.base, title=site.title, apikey=KEY_MARK)
         kw = dict(site=marked, cats=ctx.cats, total=found.total, offset=ask.offset, wanted=ask.wanted)
         if ask.fmt == "json":
@@ -327,6 +355,7 @@ async def _search(request: Request, q: search.Query, ask: Ask, site: Site, limit
             body = feeds.rss(found.rows, **kw, limits_mark=LIMITS_MARK)
         if cached:
             ctx.responses.put(ckey, found.state, body)
+    limits = _limits(user)
     if ask.fmt == "json":
         import json
 

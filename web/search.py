@@ -139,20 +139,28 @@ SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_stat
 # the statement reads (search_page is STABLE: the same snapshot). The shared
 # totals are asked for only on the primary: voyager.search_totals is
 # unlogged, so a standby has none and refuses to read it.
-def _search_statement(columns: str, joins: str) -> str:
-    return f"""WITH s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
-page AS MATERIALIZED (
-    SELECT p.* FROM s, voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
+# With `use`, the statement is the API request's whole round trip on the
+# primary: first the key's check and the day's count (voyager.api_use, its
+# columns before the summary's), then the search behind the key's code (the
+# gate a subquery of its own, OFFSET 0, so a refused key reads nothing).
+def _search_statement(columns: str, joins: str, use: bool = False) -> str:
+    page = """voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
         CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END,
         CASE WHEN NOT s.standby THEN %(shared)s::bytea END,
         CASE WHEN s.state = %(substring_total_state)s::bigint THEN %(substring_total)s::bigint END,
-        CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s) p)
-SELECT {", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
-  FROM s, page {_page_rows(columns, joins)}"""
+        CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s)"""
+    if use:
+        page = f"LATERAL (SELECT * FROM {page} WHERE u.code = 0 OFFSET 0)"
+    return f"""WITH {"u AS MATERIALIZED (SELECT * FROM voyager.api_use(%(key)s, 'request'))," if use else ""}
+s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
+page AS MATERIALIZED (SELECT p.* FROM s{", u" if use else ""}, {page} p)
+SELECT {"u.*, " if use else ""}{", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
+  FROM {"u, " if use else ""}s LEFT JOIN page ON true {_page_rows(columns, joins)}"""
 
 
 SEARCH_SQL = _search_statement(ITEM_COLUMNS, ITEM_JOINS)
 FEED_SEARCH_SQL = _search_statement(FEED_COLUMNS, FEED_JOINS)
+USE_FEED_SEARCH_SQL = _search_statement(FEED_COLUMNS, FEED_JOINS, use=True)
 
 
 def query_json(q: Query) -> str:
@@ -166,19 +174,25 @@ def query_json(q: Query) -> str:
 
 
 def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = None, plan: str | None = None,
-               probe: int | None = None, releases: int | None = None, feed: bool = False) -> tuple[str, dict]:
+               probe: int | None = None, releases: int | None = None, feed: bool = False,
+               use: str | None = None) -> tuple[str, dict]:
     """The one statement of a search: the catalog state it reads,
     voyager.search_page's total, how it came by it and the page's ids, the
     rows with them (a feed's columns alone with `feed`). What this process
     knows of the totals (of the words as words and as substrings, each with
-    the state it was counted at) goes along."""
-    params = {"q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
+    the state it was counted at) goes along. With `use` (an API key, a feed's
+    search), the key's check and count come first in the same statement."""
+    params = {"key": use, "q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
               "shared": None, "substring_total": None, "substring_total_state": None, "substring_shared": None,
               "plan": plan, "probe": PROBE if probe is None else probe, "releases": releases}
     if totals is not None:
         for name, key in (("", q.key()), ("substring_", replace(q, substring=True).key())):
             params[f"{name}total_state"], params[f"{name}total"] = totals.held(key)
             params[f"{name}shared"] = _hash(key)
+    if use is not None:
+        if not feed:
+            raise ValueError("a key's check goes with a feed's search")
+        return USE_FEED_SEARCH_SQL, params
     return FEED_SEARCH_SQL if feed else SEARCH_SQL, params
 
 
@@ -190,32 +204,43 @@ class Found:
     state: int                  # the catalog state read: total and rows are exact for it
     promote: str | None = None  # words to ask the fold to track (voyager.ask_search_promotion)
     keep: tuple | None = None   # (query hash, state, total): a counted total for the other processes
+    user: dict | None = None    # voyager.api_use's row, when the key's check went along (`use`)
 
 
 async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None, plan: str | None = None,
                probe: int | None = None, releases: int | None = None, feed: bool = False,
-               labels: Labels | None = None) -> Found:
+               labels: Labels | None = None, use: str | None = None) -> Found:
     """A search in one statement, which writes nothing (a replica's
-    connection will do): what it leaves for later is `leave`'s. Totals come
+    connection will do) unless it checks and counts the key `use` too (the
+    primary's): what it leaves for later is `leave`'s. A key refused is a
+    Found of its `user` row alone. Totals come
     from this process's cache, then the shared one (voyager.search_totals) for
     what is costly to count, then a count. `plan`, `probe` and `releases`
     stand in for the database's own choices where a test wants them
     (voyager.search_walk_pays reads the planner's estimate of the catalog's size).
     The rows' group and poster names come from `labels` (looked up afresh without)."""
     # rows in binary (no timestamps and keys written out as text and parsed back)
-    sql, params = search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe, releases=releases, feed=feed)
+    sql, params = search_sql(q, limit, offset, totals=totals, plan=plan, probe=probe, releases=releases, feed=feed,
+                             use=use)
     cur = await conn.execute(sql, params, binary=True)
-    # every row: the page's summary (SUMMARY), then a release's columns (none on an empty page's one row)
-    n = len(SUMMARY)
-    cols = column_names(cur, sql)[n:]
+    # every row: the key's columns (with `use`), the page's summary (SUMMARY),
+    # then a release's columns (none on an empty page's one row)
+    names = column_names(cur, sql)
+    at = names.index(SUMMARY[0])
+    n = at + len(SUMMARY)
+    cols = names[n:]
     fetched = await cur.fetchall()
-    meta = dict(zip(SUMMARY, fetched[0][:n]))
+    user = dict(zip(names[:at], fetched[0][:at])) if use is not None else None
+    if user is not None and user["code"]:
+        return Found(0, [], "refused", user["catalog_state"], user=user)
+    meta = dict(zip(SUMMARY, fetched[0][at:n]))
     rows = [dict(zip(cols, row[n:])) for row in fetched if row[n] is not None]
     if rows:
         await (labels or Labels()).fill(conn, rows)
     total, state = meta["total"], meta["read_state"]
     # a common word now: the fold is to count it and keep its count from then on
-    found = Found(total, rows, meta["plan"], state, promote=" ".join(q.words) if meta["promote"] else None)
+    found = Found(total, rows, meta["plan"], state, promote=" ".join(q.words) if meta["promote"] else None,
+                  user=user)
     if totals is not None and meta["kept"] is not None:
         key = replace(q, substring=meta["substrings"]).key()
         totals.put(key, state, total)
@@ -225,17 +250,25 @@ async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None
 
 
 async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | None, feed: bool = False,
-              labels: Labels | None = None) -> Found:
+              labels: Labels | None = None, use: str | None = None) -> Found:
     """A search as the API (`feed`: the rows a feed shows) and the pages run
     it: read where reads go (`db`, web/routing.py) under the web's statement
-    settings, then what it leaves for later on the primary."""
+    settings, then what it leaves for later on the primary. With `use` (an
+    API key) the key's check and count go in the same statement, on the
+    primary: one round trip for a web whose reads go there anyway."""
     from .app import settings_for
 
     async def read(conn) -> Found:
         async with settings_for(conn, web):
-            return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels)
+            return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels, use=use)
 
-    found = await db.read(read)
+    if use is None:
+        found = await db.read(read)
+    else:
+        async with db.primary() as conn:
+            found = await read(conn)
+        if found.user["code"]:
+            return found
     await leave(db, found)
     return found
 

@@ -190,8 +190,41 @@ def test_a_bad_key_is_refused_by_one_indexed_lookup(web_dsn, keys, server_log):
         assert len(asked) == 1 and "voyager.api_use" in asked[0], (params, asked)
         plans = [e for e in entries if "plan:" in e]
         assert any("Index Scan using users_api_key_hash_key" in p for p in plans), params
-        if params["t"] != "get":                 # (get's one statement holds its chunk's lookup, behind the code)
-            assert not any("release_texts" in p or "search_" in p for p in plans), params
+        # a search's and a get's one statement hold the read behind the key's
+        # code; what ran inside it (the functions' own statements) read nothing of it
+        inside = [p for p in plans if "voyager.api_use(" not in p]
+        assert inside and not any(w in p for p in inside for w in ("release_texts", "search_", "nzb_source")), params
+
+
+def test_a_search_on_the_primary_checks_its_key_in_its_own_statement(web_dsn, keys, server_log):
+    """Reads on the primary: the key's check and count and the search are one
+    round trip; a document kept for the query needs the check alone (it says
+    which state to serve); a wrong parameter is the key's check, then 201."""
+    app = make_app(web_dsn)
+    api(app, t="caps")                                   # the pool's start, out of the way
+
+    def asked() -> list[str]:
+        return [e for e in server_log.entries() if (e.startswith("LOG:  statement: ") or e.startswith("LOG:  execute "))
+                and "voyager.categories" not in e and "release_media_ids m" not in e
+                and "ORDER BY p.id DESC LIMIT" not in e]
+
+    counts = []
+    for _ in range(2):
+        server_log.mark()
+        resp = api(app, t="search", q="harbor", apikey=keys["alice"])
+        assert feed(resp).total == len(HARBOR)
+        counts.append(int(re.search(r'apicurrent="(\d+)"', resp.text).group(1)))
+        ran = asked()
+        assert all("voyager.api_use" in s for s in ran), ran
+        if len(counts) == 1:
+            assert len(ran) == 1 and "voyager.search_page" in ran[0], ran
+        else:                                            # the kept document, at the state the check read
+            assert len(ran) == 1 and "search_page" not in ran[0], ran
+    assert counts[1] == counts[0] + 1                    # each counted once
+    server_log.mark()
+    assert error_code(api(app, t="search", q="harbor", cat="x", apikey=keys["alice"])) == 201
+    ran = asked()
+    assert len(ran) == 1 and "search_page" not in ran[0], ran
 
 
 def test_the_account_page_shows_how_to_get_a_key_not_the_key(shared_app, keys):
