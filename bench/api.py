@@ -22,6 +22,9 @@ first, `benchK` made for the rest and removed after unless
 --keep-replicas), their figures beside one server's and the p95 ratio per
 kind. --kill-replica: a replica's postmaster SIGKILLed a third of the way
 into that run and started again 2 s later; every failed request counts.
+With --rounds R, both servers are served at once and each kind runs R times
+on each in turn (a kill in every replicas' round), the p95 ratio the median
+of the rounds'.
 
 --compare M: the same first on a catalog of M releases, both in one JSON with
 the ratios per kind; with --rounds R, both catalogs are served at once and
@@ -420,12 +423,15 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--kill-replica needs --replicas N")
 
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
-    if args.rounds > 1 and (not args.compare or args.replicas or args.service):
-        p.error("--rounds R goes with --compare M, without --replicas and --service")
+    if args.rounds > 1 and (bool(args.compare) == bool(args.replicas) or args.service):
+        p.error("--rounds R goes with either --compare M or --replicas N, and without --service")
     if args.compare == args.releases:
         p.error("--compare M needs another size than --releases")
     if args.compare and args.rounds > 1:
         print(json.dumps(compare_rounds(args, log)))
+        return 0
+    if args.replicas and args.rounds > 1:
+        print(json.dumps(replica_rounds(args, log)))
         return 0
     if args.compare:
         # one sitting: the smaller catalog first, then the larger, the same requests' shapes
@@ -440,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def arguments(p: argparse.ArgumentParser) -> None:
     """The options of a measure (bench scale takes them too)."""
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1,
+                   help="the requests' draw, and the catalog's when it is built (one there of the size is kept)")
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--requests", type=int, default=2000, help="per kind")
     p.add_argument("--workers", type=int, default=0, help="server worker processes (0: voyager web's default)")
@@ -449,8 +456,8 @@ def arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", type=int, default=0, metavar="N",
                    help="also N requests per kind from one client first (the service time, no queueing)")
     p.add_argument("--rounds", type=int, default=1, metavar="R",
-                   help="with --compare: both catalogs served at once and each kind run R times on each in "
-                        "turn; per catalog the rounds' medians, per kind the median of the rounds' ratios")
+                   help="with --compare (or --replicas): both catalogs (servers) served at once and each kind "
+                        "run R times on each in turn; the rounds' medians, per kind the median of the rounds' ratios")
     p.add_argument("--statements", type=int, default=0, metavar="N",
                    help="also each request's statements alone, N different words or releases searched or "
                         "fetched five times over on one connection: their backend's CPU, warm")
@@ -510,7 +517,7 @@ def measure(args, log) -> dict:
         _run(side.port, side.meters, side.inputs, args, side.keys, log, side.out)
     out = side.out
     if args.replicas:
-        out["replicas"] = _replica_run(side.dsn, args, side.inputs, side.keys, log, out, side.primary_pm)
+        out["replicas"] = _replica_run(side, args, log, out)
     side.finish(args, log)
     return out
 
@@ -633,50 +640,135 @@ def catalog_figures(dsn: str) -> dict:
             "bytes_per_release_by_relation": {name: round(size / max(n, 1), 1) for name, size in parts}}
 
 
-def _replica_run(dsn: str, args, inputs: dict, keys: list[str], log, one: dict, primary_pm: int | None) -> dict:
-    """The same requests against a server reading from --replicas replicas."""
-    from voyager import replicas as replica_mod
-    from voyager import db
-    from voyager.config import Config
+class _Replicas:
+    """--replicas N of a side's catalog, caught up and warm, and a `voyager
+    web` reading from them (stopped, and the replicas this run made removed,
+    by `stack`), with the meters of its CPU and the primary's and theirs."""
 
-    reps, made = _replicas(dsn, args.replicas, log)
-    database = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
-    out: dict = {"count": len(reps), "names": [r.name for r in reps], "made": [r.name for r in made], "kinds": {}}
-    try:
-        _prewarm(dsn)                                          # the shared totals emptied again
-        for rep in reps:
-            out.setdefault("prewarmed_mb", []).append(_prewarm(rep.dsn(database), standby=True)["prewarmed_mb"])
-            _warm_gets(rep.dsn(database), inputs)
-        server, port = _serve(dsn, args, [r.dsn(database) for r in reps])
-        kill: dict = {}
-        try:
-            asyncio.run(_wait_up(port))
-            meters = Meters(server.pid, lambda: [primary_pm] + [r.cluster.postmaster_pid() for r in reps])
-            # a third of the way into the run, as long as one server's took
-            wall = sum(k["requests"] / max(k["requests_per_second"], 1) for k in one["kinds"].values())
-            during = ((lambda started: _kill_and_restart(reps[0], wall / 3, started, log, kill))
-                      if args.kill_replica else None)
-            _run(port, meters, inputs, args, keys, log, out, during)
-            if args.kill_replica:
-                kill["read_from_again"] = _serving(reps[0], database)
-        finally:
-            _stop(server)
-        logged = server.stderr.read().decode(errors="replace")
-        out["failed_requests"] = sum(k["errors"] for k in out["kinds"].values())
-        if args.kill_replica:
-            # what the web said of it: down, then up again
-            mark = f"replica {reps[0].cluster.host}:{reps[0].cluster.port}/"
-            kill["web_log"] = [line.split("web: ", 1)[-1][:160] for line in logged.splitlines() if mark in line][:6]
-            out["kill"] = kill
-        out["p95_ratio"] = {k: round(v["p95_ms"] / one["kinds"][k]["p95_ms"], 2)
-                            for k, v in out["kinds"].items() if v["p95_ms"] and one["kinds"].get(k, {}).get("p95_ms")}
-    finally:
+    def __init__(self, side: "_Side", args, log, stack: contextlib.ExitStack):
+        from voyager import db
+        from voyager import replicas as replica_mod
+        from voyager.config import Config
+
+        self.side, self.log = side, log
+        self.reps, made = _replicas(side.dsn, args.replicas, log)
         if not args.keep_replicas:
-            primary = db.cluster(Config.from_env())
+            cfg = Config.from_env()
             for rep in made:
-                replica_mod.remove(primary, Config.from_env().home, rep.name, log=log)
+                stack.callback(replica_mod.remove, db.cluster(cfg), cfg.home, rep.name, log=log)
+        self.database = psycopg.conninfo.conninfo_to_dict(side.dsn)["dbname"]
+        self.out: dict = {"count": len(self.reps), "names": [r.name for r in self.reps],
+                          "made": [r.name for r in made], "kinds": {}}
+        _prewarm(side.dsn)                                     # the shared totals emptied again
+        for rep in self.reps:
+            self.out.setdefault("prewarmed_mb", []).append(self.warm(rep))
+        self.server, self.port = _serve(side.dsn, args, [r.dsn(self.database) for r in self.reps])
+        self.logged: str | None = None
+        stack.callback(self.stop)
+        asyncio.run(_wait_up(self.port))
+        self.meters = Meters(self.server.pid, lambda: [side.primary_pm] + [r.cluster.postmaster_pid() for r in self.reps])
+
+    def warm(self, rep) -> float:
+        mb = _prewarm(rep.dsn(self.database), standby=True)["prewarmed_mb"]
+        _warm_gets(rep.dsn(self.database), self.side.inputs)
+        return mb
+
+    def kill(self, after: float, report: dict):
+        """A coroutine of `started`: the first replica SIGKILLed `after` seconds in, started again 2 s later."""
+        return lambda started: _kill_and_restart(self.reps[0], after, started, self.log, report)
+
+    def back(self, report: dict) -> None:
+        """After a kill: the web reading from the replica again."""
+        report["read_from_again"] = _serving(self.reps[0], self.database)
+
+    def stop(self) -> str:
+        """The server stopped (once), and what it logged."""
+        if self.logged is None:
+            _stop(self.server)
+            self.logged = self.server.stderr.read().decode(errors="replace")
+        return self.logged
+
+    def said(self) -> list[str]:
+        """What the web said of the killed replica: down, then up again."""
+        mark = f"replica {self.reps[0].cluster.host}:{self.reps[0].cluster.port}/"
+        return [line.split("web: ", 1)[-1][:160] for line in self.stop().splitlines() if mark in line][:12]
+
+
+def _replica_run(side: "_Side", args, log, one: dict) -> dict:
+    """The same requests against a server reading from --replicas replicas."""
+    with contextlib.ExitStack() as stack:
+        reps = _Replicas(side, args, log, stack)
+        kill: dict = {}
+        # a third of the way into the run, as long as one server's took
+        wall = sum(k["requests"] / max(k["requests_per_second"], 1) for k in one["kinds"].values())
+        _run(reps.port, reps.meters, side.inputs, args, side.keys, log, reps.out,
+             reps.kill(wall / 3, kill) if args.kill_replica else None)
+        if args.kill_replica:
+            reps.back(kill)
+            kill["web_log"] = reps.said()
+            reps.out["kill"] = kill
+    out = reps.out
+    out["failed_requests"] = sum(k["errors"] for k in out["kinds"].values())
+    out["p95_ratio"] = {k: round(v["p95_ms"] / one["kinds"][k]["p95_ms"], 2)
+                        for k, v in out["kinds"].items() if v["p95_ms"] and one["kinds"].get(k, {}).get("p95_ms")}
     return out
 
+
+def replica_rounds(args, log) -> dict:
+    """--replicas N --rounds R: a server reading the primary alone and one
+    reading the replicas, served at once; kind by kind R rounds, each the one
+    server's requests then the replicas' (other requests of the same draw),
+    with --kill-replica a replica SIGKILLed a third of the way into every
+    replicas' round and started again 2 s later (read from and warm again
+    before the next round: each round the same trial). The host's drift
+    between two sittings is larger than what is measured; a round's two
+    halves run seconds apart. Per server and kind the rounds' medians, every
+    failed request counted; per kind the p95 ratio the median of the rounds'."""
+    kinds = args.kinds.split(",")
+    wide = argparse.Namespace(**{**vars(args), "requests": args.requests * args.rounds * 2})
+    kills: list[dict] = []
+    with contextlib.ExitStack() as stack:
+        side = _Side(wide, log, stack)
+        reps = _Replicas(side, wide, log, stack)
+        servers = (("one", side.port, side.meters, side.out), ("replicas", reps.port, reps.meters, reps.out))
+
+        async def drive():
+            for _name, port, _m, _o in servers:
+                await run_kind(port, "warmup", [f"/api?{q}" for q in side.inputs["warmup"]], args.clients, side.keys)
+            for kind in kinds:
+                for r in range(args.rounds):
+                    for who, (name, port, meters, out) in enumerate(servers):
+                        at = (2 * r + who) * args.requests
+                        paths = [f"/api?{q}" for q in side.inputs[kind][at:at + args.requests]]
+                        task = None
+                        if name == "replicas" and args.kill_replica:
+                            kills.append({"kind": kind, "round": r + 1})
+                            before = side.out["kinds"][kind]["rounds"][-1]
+                            after = args.requests / max(before["requests_per_second"], 1) / 3
+                            task = asyncio.get_running_loop().create_task(reps.kill(after, kills[-1])(time.monotonic()))
+                        got = await run_kind(port, kind, paths, args.clients, side.keys, meters)
+                        if task is not None:
+                            await task
+                            await asyncio.to_thread(reps.back, kills[-1])
+                            await asyncio.to_thread(reps.warm, reps.reps[0])
+                        out["kinds"].setdefault(kind, {"rounds": []})["rounds"].append(got)
+                        log(f"{name}, {kind}, round {r + 1}: {json.dumps(got)}")
+
+        asyncio.run(drive())
+        said = reps.said() if args.kill_replica else None
+    for out in (side.out, reps.out):
+        for kind, fig in out["kinds"].items():
+            fig.update(medians(fig["rounds"]), target_p95_ms=TARGETS_MS.get(kind))
+    by_round = {kind: paired_ratios(kind, side.out["kinds"][kind]["rounds"], reps.out["kinds"][kind]["rounds"])
+                for kind in kinds}
+    reps.out.update(failed_requests=sum(k["errors"] for k in reps.out["kinds"].values()), rounds=args.rounds,
+                    p95_ratio={k: medians(v).get("p95_ms") for k, v in by_round.items()},
+                    ratios_by_round=by_round)
+    if args.kill_replica:
+        reps.out["kill"] = {"kills": kills, "web_log": said}
+    side.out["replicas"] = reps.out
+    side.finish(args, log)
+    return side.out
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,7 +4,8 @@ and a larger generated title vocabulary, skewed like real titles; categories
 spread as on a general indexer; texts kind 1; chunks copied from a handful of
 real chunks made by ext.codec, the release row's files, segments and bytes
 those of its chunk). Built with INSERT ... SELECT over generate_series, the
-indexes after the rows; reused when already there (same size and seed).
+indexes after the rows; reused when already there (the same size: another
+seed draws other requests from the same rows; `rebuild` builds it again).
 
 One catalog of a size is shared by the benches that read a big catalog (api,
 judge, phase2, store --into, scale): what a bench plants it removes again,
@@ -168,13 +169,14 @@ def scratch_dsn(dsn: str, name: str = SCRATCH_DB) -> str:
     return psycopg.conninfo.make_conninfo(dsn, dbname=name)
 
 
-def present(dsn: str, releases: int, seed: int) -> bool:
+def present(dsn: str, releases: int) -> int | None:
+    """The seed a catalog of this size was built with, when it is there."""
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             row = conn.execute("SELECT releases, seed FROM public.bench_catalog").fetchone()
-            return row == (releases, seed)
     except psycopg.Error:
-        return False
+        return None
+    return row[1] if row is not None and row[0] == releases else None
 
 
 def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | None = None, log=print,
@@ -186,7 +188,12 @@ def build(base_dsn: str, releases: int = 1_000_000, seed: int = 1, name: str | N
     name = name or scratch_name(releases)
     assert name.endswith("_scratch"), "the bench catalog lives in a _scratch database"
     dsn = scratch_dsn(base_dsn, name)
-    if not rebuild and present(dsn, releases, seed):
+    built = None if rebuild else present(dsn, releases)
+    if built is not None:
+        # another seed draws other requests from the same rows: a catalog of
+        # this size is hours of building, made again only when asked (rebuild)
+        if built != seed:
+            log(f"bench catalog: {name} was built with seed {built}, kept (rebuild to build it with seed {seed})")
         # later schema changes, on the same rows; none when another checkout
         # has deployed changes this one's plan lacks (the catalog is shared)
         ahead = {c for c, _ in schema.deployed_changes(dsn)} - schema.plan_change_ids("sqitch.plan")

@@ -89,6 +89,18 @@ def assert_as_found(before: dict, after: dict, skip=()) -> None:
     assert not grown
 
 
+def test_another_seed_keeps_the_catalog_built(shared, admin_dsn, template_db):
+    """A bench's --seed draws its requests; a catalog of the size asked is
+    hours of building at ten million, dropped only when asked to (rebuild)."""
+    before = state(shared)
+    said: list[str] = []
+    assert catalog.build(admin_dsn, releases=RELEASES, seed=5, template=template_db[0], log=said.append) == shared
+    assert state(shared) == before
+    assert any("built with seed 1, kept" in m for m in said), said
+    with psycopg.connect(shared) as conn:
+        assert conn.execute("SELECT releases, seed FROM public.bench_catalog").fetchone() == (RELEASES, 1)
+
+
 def test_the_judge_leaves_the_catalog_as_found(shared):
     before = state(shared)
     assert before["check_catalog"] == 0 and before["search_counts_off"] == 0
