@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -330,16 +331,25 @@ def _run(port: int, meters: Meters, inputs: dict, args, keys: list[str], log, ou
     out["load_average_after"] = _load_average()
 
 
+def _cluster(log):
+    """The project's cluster, what it and its replicas tell on starting and
+    stopping going to `log` (stdout is the JSON)."""
+    from voyager import db
+    from voyager.config import Config
+
+    return dataclasses.replace(db.cluster(Config.from_env()), log=log)
+
+
 def _replicas(dsn: str, n: int, log) -> tuple[list, list]:
     """N replicas of the local cluster, caught up: the existing ones first,
     `benchK` made for the rest; (all of them, the ones made here)."""
-    from voyager import db, replicas
+    from voyager import replicas
     from voyager.config import Config
 
     cfg = Config.from_env()
     if not cfg.local:
         raise SystemExit("--replicas: replicas are made of the project's own cluster (VOYAGER_DSN is set)")
-    primary = db.cluster(cfg)
+    primary = _cluster(log)
     have = replicas.replicas(primary, cfg.home)[:n]
     made = []
     k = 1
@@ -646,16 +656,14 @@ class _Replicas:
     by `stack`), with the meters of its CPU and the primary's and theirs."""
 
     def __init__(self, side: "_Side", args, log, stack: contextlib.ExitStack):
-        from voyager import db
         from voyager import replicas as replica_mod
         from voyager.config import Config
 
         self.side, self.log = side, log
         self.reps, made = _replicas(side.dsn, args.replicas, log)
         if not args.keep_replicas:
-            cfg = Config.from_env()
             for rep in made:
-                stack.callback(replica_mod.remove, db.cluster(cfg), cfg.home, rep.name, log=log)
+                stack.callback(replica_mod.remove, _cluster(log), Config.from_env().home, rep.name, log=log)
         self.database = psycopg.conninfo.conninfo_to_dict(side.dsn)["dbname"]
         self.out: dict = {"count": len(self.reps), "names": [r.name for r in self.reps],
                           "made": [r.name for r in made], "kinds": {}}

@@ -4,6 +4,7 @@ replays, its lag seen from both ends, and its removal; then the CLI's own
 path on a cluster under a VOYAGER_HOME of its own, started and stopped with it."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -99,6 +100,16 @@ def test_remove_leaves_no_slot_and_no_folder(primary, replica_home):
         assert conn.execute("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gone'").fetchone() == (0,)
     assert not folder.exists() and not rep.cluster.running()
     assert not replicas.remove(primary, replica_home, "gone", log=lambda _m: None)
+
+
+def test_a_replica_tells_where_its_primary_tells(primary, replica_home, replica):
+    """What a replica's start and stop say (huge pages, its port) goes to
+    its primary's log: a bench whose stdout is its JSON hands the primary
+    a log of stderr, and a replica's restart must not print into the JSON."""
+    said: list[str] = []
+    quiet = dataclasses.replace(primary, log=said.append)
+    assert all(r.cluster.log == said.append for r in replicas.replicas(quiet, replica_home))
+    assert replicas.replica(quiet, replica_home, "t9").cluster.log == said.append
 
 
 def test_a_bad_name_is_refused(primary, replica_home):

@@ -97,8 +97,9 @@ def replica(primary: Cluster, home: Path, name: str) -> Replica:
     if not NAME.match(name):
         raise ValueError(f"a replica's name is lower-case letters, digits and _ (at most 40), not {name!r}")
     datadir = folder(home) / name / "data"
+    # what its starting and stopping tell goes where the primary's does
     return Replica(name, Cluster(datadir=datadir, port=_auto_conf_port(datadir) or 0, host=primary.host,
-                                 user=primary.user))
+                                 user=primary.user, log=primary.log))
 
 
 def replicas(primary: Cluster, home: Path) -> list[Replica]:
