@@ -50,7 +50,7 @@ from urllib.parse import quote
 import psycopg
 
 from voyager.cluster import free_port
-from bench.cpu import alive, application_cpu, parent, proc_cpu, server_cpu
+from bench.cpu import alive, application_cpu, host_speed, parent, proc_cpu, server_cpu
 from web.routing import WEB_APPLICATION
 
 from bench import catalog
@@ -437,20 +437,22 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--rounds R goes with either --compare M or --replicas N, and without --service")
     if args.compare == args.releases:
         p.error("--compare M needs another size than --releases")
+    # the host's speed before and after: absolute figures of two sittings compare only beside it
+    before = host_speed(Config.from_env().dsn)
     if args.compare and args.rounds > 1:
-        print(json.dumps(compare_rounds(args, log)))
-        return 0
-    if args.replicas and args.rounds > 1:
-        print(json.dumps(replica_rounds(args, log)))
-        return 0
-    if args.compare:
+        out = compare_rounds(args, log)
+    elif args.replicas and args.rounds > 1:
+        out = replica_rounds(args, log)
+    elif args.compare:
         # one sitting: the smaller catalog first, then the larger, the same requests' shapes
         sizes = {n: measure(argparse.Namespace(**{**vars(args), "releases": n}), log)
                  for n in (args.compare, args.releases)}
-        print(json.dumps({"sizes": {str(n): v for n, v in sizes.items()},
-                          "ratios": ratios(sizes[args.compare], sizes[args.releases])}))
-        return 0
-    print(json.dumps(measure(args, log)))
+        out = {"sizes": {str(n): v for n, v in sizes.items()},
+               "ratios": ratios(sizes[args.compare], sizes[args.releases])}
+    else:
+        out = measure(args, log)
+    out["host_speed"] = {"before": before, "after": host_speed(Config.from_env().dsn)}
+    print(json.dumps(out))
     return 0
 
 

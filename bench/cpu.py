@@ -91,3 +91,30 @@ def postgres_cpu(conn: psycopg.Connection) -> float | None:
     except OSError:
         return None
     return server_cpu(postmaster)
+
+
+def host_speed(dsn: str, repeats: int = 3) -> dict:
+    """The host's speed now, as fixed work takes it: a Python loop in this
+    process and a count in a backend, CPU milliseconds (the median of
+    `repeats`). A shared host's speed drifts by a third within an hour; two
+    sittings' absolute figures compare only beside these."""
+    import statistics
+    import time
+
+    def python_ms() -> float:
+        started = time.process_time()
+        total = 0
+        for i in range(2_000_000):
+            total += i & 7
+        return (time.process_time() - started) * 1000
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        def postgres_ms() -> float:
+            before = backend_cpu(conn)
+            conn.execute("SELECT count(*) FROM generate_series(1, 3000000)").fetchone()
+            after = backend_cpu(conn)
+            return (after - before) * 1000 if before is not None and after is not None else float("nan")
+
+        postgres_ms()                                       # the backend's first call out of the way
+        return {"python_ms": round(statistics.median(python_ms() for _ in range(repeats)), 1),
+                "postgres_ms": round(statistics.median(postgres_ms() for _ in range(repeats)), 1)}
