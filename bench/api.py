@@ -476,7 +476,8 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def ratios(small: dict, large: dict) -> dict:
-    """Per kind, the larger catalog's CPU a request and p95 over the smaller's."""
+    """Per kind, the second run's CPU a request and p95 over the first's (the larger catalog's
+    over the smaller's, the replicas' over one server's)."""
     out = {}
     for kind in large["kinds"]:
         a, b = small["kinds"].get(kind, {}), large["kinds"][kind]
@@ -719,8 +720,7 @@ def _replica_run(side: "_Side", args, log, one: dict) -> dict:
             reps.out["kill"] = kill
     out = reps.out
     out["failed_requests"] = sum(k["errors"] for k in out["kinds"].values())
-    out["p95_ratio"] = {k: round(v["p95_ms"] / one["kinds"][k]["p95_ms"], 2)
-                        for k, v in out["kinds"].items() if v["p95_ms"] and one["kinds"].get(k, {}).get("p95_ms")}
+    out["p95_ratio"] = {k: r["p95_ms"] for k, r in ratios(one, out).items() if "p95_ms" in r}
     return out
 
 

@@ -60,7 +60,7 @@ class Responses:
 
     def get(self, key: tuple, state: int | None) -> str | None:
         hit = self.entries.get(key)
-        if hit is None or state is None or hit[0] != state or time.monotonic() - hit[1] > self.max_age:
+        if state is None or not self._fresh(hit) or hit[0] != state:
             return None
         self.entries.move_to_end(key)
         return hit[2]
@@ -68,7 +68,9 @@ class Responses:
     def holds(self, key: tuple) -> bool:
         """A document is kept for the key, at whichever state, and young enough
         to serve: worth the key's check first, to learn the state it needs."""
-        hit = self.entries.get(key)
+        return self._fresh(self.entries.get(key))
+
+    def _fresh(self, hit: tuple | None) -> bool:
         return hit is not None and time.monotonic() - hit[1] <= self.max_age
 
     def put(self, key: tuple, state: int | None, body: str) -> None:
@@ -278,13 +280,15 @@ async def api(request: Request) -> HTTPResponse:
         if t == "get":
             return await _get(request, p, key, fmt)
         site = _site(request, key)
-        if t in SEARCHES and not p.bad and not ctx.db.replicas:
-            # reads go to the primary: the key's check goes along with the search
+        q = None
+        if t in SEARCHES and not p.bad:
             try:
                 q, ask = search_query(t, p, ctx.cats), _common(p, ctx.web)
             except ApiError:
                 q = None                                 # the key's own error first: its check alone, below
-            if q is not None and not (ctx.web.count_cache and ctx.responses.holds(_response_key(q, ask, site))):
+            # reads go to the primary: the key's check goes along with the search
+            if (q is not None and not ctx.db.replicas
+                    and not (ctx.web.count_cache and ctx.responses.holds(_response_key(q, ask, site)))):
                 return await _search(request, q, ask, site, key)
         # the key and the day's count: a write, the primary's
         async with ctx.db.primary() as conn:
@@ -294,9 +298,11 @@ async def api(request: Request) -> HTTPResponse:
             return _error(user["code"], fmt)
         if p.bad:
             raise ApiError(201, p.bad[0])
-        ask = _common(p, ctx.web)
+        if q is None:                                    # (else parsed above: the role counts for judged=1 alone)
+            ask = _common(p, ctx.web)
         if t in SEARCHES:
-            q = search_query(t, p, ctx.cats, admin=user["admin"])
+            if q is None:
+                q = search_query(t, p, ctx.cats, admin=user["admin"])
             return await _search(request, q, ask, site, key, user)
         limits = _limits(user)
         find = _release_find(p)

@@ -267,9 +267,7 @@ async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | No
     else:
         async with db.primary() as conn:
             found = await read(conn)
-        if found.user["code"]:
-            return found
-    await leave(db, found)
+    await leave(db, found)                               # (a refused key's Found leaves nothing)
     return found
 
 
