@@ -602,6 +602,7 @@ def statement_cpu(dsn: str, key: str, n: int, seed: int, passes: int = 5) -> dic
     from web import api as web_api
     from web.config import WebConfig
     from web.search import Query, search_sql
+    from web.tally import COUNTED
 
     rng = random.Random(seed + 1)
     words = rng.sample([w.lower() for w in catalog.title_vocabulary()], n)
@@ -610,12 +611,12 @@ def statement_cpu(dsn: str, key: str, n: int, seed: int, passes: int = 5) -> dic
         guids = [r[0] for r in conn.execute(
             "SELECT release_key FROM voyager.releases WHERE files = 100 ORDER BY random() LIMIT %s", (n,))]
         kinds = {
-            "api_use": (lambda i: conn.execute(web_api.USE_REQUEST, (key,)).fetchone()),
+            "api_use": (lambda i: conn.execute(web_api.USE_REQUEST, {"key": key, **COUNTED}).fetchone()),
             "search_word": (lambda i: conn.execute(*search_sql(Query(words=(words[i],)), 100, 0, feed=True),
                                                    binary=True).fetchall()),
             "category_page": (lambda i: conn.execute(*search_sql(Query(), 100, 0, feed=True),
                                                      binary=True).fetchall()),
-            "get": (lambda i: conn.execute(web_api.USE["guid"][1], {"key": key, "arg": guids[i % len(guids)]},
+            "get": (lambda i: conn.execute(web_api.USE["guid"], {"key": key, **COUNTED, "arg": guids[i % len(guids)]},
                                            binary=True).fetchall()),
         }
         if not guids:                       # (a catalog too small for a 100-file release)

@@ -368,15 +368,45 @@ $$;
 
 
 --
--- Name: api_use(text, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: api_tally(integer[], integer[], integer[], bigint[], integer[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+CREATE FUNCTION voyager.api_tally(p_users integer[], p_requests integer[], p_downloads integer[], p_releases bigint[], p_grabs integer[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- a lost counter on a crash is fine; a flush per call is not
+    PERFORM set_config('synchronous_commit', 'off', true);
+    INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
+    SELECT t.user_id, (now() AT TIME ZONE 'UTC')::date, sum(t.requests), sum(t.downloads)
+      FROM unnest(p_users, p_requests, p_downloads) t(user_id, requests, downloads)
+     WHERE EXISTS (SELECT 1 FROM voyager.users us WHERE us.id = t.user_id)
+     GROUP BY t.user_id
+     ORDER BY t.user_id                       -- (two webs' calls lock the rows in one order)
+        ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
+       SET requests = x.requests + excluded.requests, downloads = x.downloads + excluded.downloads;
+    INSERT INTO voyager.release_grabs AS g (release_id, grabs)
+    SELECT t.release_id, sum(t.grabs)
+      FROM unnest(p_releases, p_grabs) t(release_id, grabs)
+     WHERE EXISTS (SELECT 1 FROM voyager.releases r WHERE r.id = t.release_id)
+     GROUP BY t.release_id
+     ORDER BY t.release_id
+        ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE
+       SET grabs = g.grabs + excluded.grabs, last_grab_at = now();
+END $$;
+
+
+--
+-- Name: api_use(text, text, bigint, integer, integer, pg_lsn); Type: FUNCTION; Schema: voyager; Owner: -
+--
+
+CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL::pg_lsn) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
     LANGUAGE plpgsql ROWS 1
     AS $$
 BEGIN
     RETURN QUERY SELECT * FROM voyager.user_use(
-        (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id);
+        (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id,
+        p_held, p_sent, p_sent_lsn);
 END $$;
 
 
@@ -6395,10 +6425,10 @@ END $$;
 
 
 --
--- Name: user_use(integer, text, bigint); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: user_use(integer, text, bigint, integer, integer, pg_lsn); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL::pg_lsn) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
     LANGUAGE plpgsql ROWS 1
     AS $$
 #variable_conflict use_column
@@ -6407,6 +6437,7 @@ DECLARE
     v_day date := (now() AT TIME ZONE 'UTC')::date;
     v_requests integer;
     v_downloads integer;
+    v_held integer := 0;
     v_code integer := 0;
 BEGIN
     IF p_kind NOT IN ('request', 'download', 'none') THEN
@@ -6422,38 +6453,56 @@ BEGIN
         RETURN QUERY SELECT 100, NULL::integer, NULL::text, NULL::text, false, 0, 0, 0, 0, 0::bigint;
         RETURN;
     END IF;
+    IF p_held IS NOT NULL THEN
+        v_held := p_held + CASE WHEN p_sent_lsn IS NOT NULL AND pg_is_in_recovery()
+                                     AND pg_last_wal_replay_lsn() < p_sent_lsn THEN coalesce(p_sent, 0) ELSE 0 END;
+    END IF;
     IF u.suspended THEN
         v_code := 101;
     ELSIF p_kind = 'download' AND NOT EXISTS (SELECT 1 FROM voyager.releases WHERE id = p_release_id) THEN
         v_code := 300;
-    ELSIF p_kind <> 'none' THEN
+    ELSIF p_kind = 'none' THEN
+        NULL;
+    ELSIF (p_kind = 'request' AND u.rmax = 0) OR (p_kind = 'download' AND u.dmax = 0) THEN
+        v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+    ELSIF p_held IS NOT NULL THEN
+        -- judged, not counted: the day's counts here, the held ones on top
+        SELECT d.requests, d.downloads INTO v_requests, v_downloads
+          FROM voyager.user_days d WHERE d.user_id = u.id AND d.day = v_day;
+        v_requests := coalesce(v_requests, 0) + CASE WHEN p_kind = 'request' THEN v_held ELSE 0 END;
+        v_downloads := coalesce(v_downloads, 0) + CASE WHEN p_kind = 'download' THEN v_held ELSE 0 END;
+        IF (p_kind = 'request' AND v_requests >= u.rmax) OR (p_kind = 'download' AND v_downloads >= u.dmax) THEN
+            v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
+        ELSIF p_kind = 'request' THEN
+            v_requests := v_requests + 1;
+        ELSE
+            v_downloads := v_downloads + 1;
+        END IF;
+    ELSE
         -- a lost counter on a crash is fine; a flush per API request is not
         PERFORM set_config('synchronous_commit', 'off', true);
-        IF (p_kind = 'request' AND u.rmax = 0) OR (p_kind = 'download' AND u.dmax = 0) THEN
+        INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
+        VALUES (u.id, v_day, (p_kind = 'request')::integer, (p_kind = 'download')::integer)
+            ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
+           SET requests = x.requests + (p_kind = 'request')::integer,
+               downloads = x.downloads + (p_kind = 'download')::integer
+         WHERE (p_kind = 'request' AND (u.rmax IS NULL OR x.requests < u.rmax))
+            OR (p_kind = 'download' AND (u.dmax IS NULL OR x.downloads < u.dmax))
+        RETURNING x.requests, x.downloads INTO v_requests, v_downloads;
+        IF NOT FOUND THEN
             v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
-        ELSE
-            INSERT INTO voyager.user_days AS x (user_id, day, requests, downloads)
-            VALUES (u.id, v_day, (p_kind = 'request')::integer, (p_kind = 'download')::integer)
-                ON CONFLICT ON CONSTRAINT user_days_pkey DO UPDATE
-               SET requests = x.requests + (p_kind = 'request')::integer,
-                   downloads = x.downloads + (p_kind = 'download')::integer
-             WHERE (p_kind = 'request' AND (u.rmax IS NULL OR x.requests < u.rmax))
-                OR (p_kind = 'download' AND (u.dmax IS NULL OR x.downloads < u.dmax))
-            RETURNING x.requests, x.downloads INTO v_requests, v_downloads;
-            IF NOT FOUND THEN
-                v_code := CASE p_kind WHEN 'request' THEN 500 ELSE 501 END;
-            ELSIF p_kind = 'download' THEN
-                INSERT INTO voyager.release_grabs AS g (release_id, grabs) VALUES (p_release_id, 1)
-                    ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE SET grabs = g.grabs + 1, last_grab_at = now();
-            END IF;
+        ELSIF p_kind = 'download' THEN
+            INSERT INTO voyager.release_grabs AS g (release_id, grabs) VALUES (p_release_id, 1)
+                ON CONFLICT ON CONSTRAINT release_grabs_pkey DO UPDATE SET grabs = g.grabs + 1, last_grab_at = now();
         END IF;
     END IF;
     IF v_requests IS NULL THEN
         SELECT d.requests, d.downloads INTO v_requests, v_downloads
           FROM voyager.user_days d WHERE d.user_id = u.id AND d.day = v_day;
+        v_requests := coalesce(v_requests, 0) + CASE WHEN p_kind = 'request' THEN v_held ELSE 0 END;
+        v_downloads := coalesce(v_downloads, 0) + CASE WHEN p_kind = 'download' THEN v_held ELSE 0 END;
     END IF;
-    RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, coalesce(v_requests, 0), u.rmax,
-                        coalesce(v_downloads, 0), u.dmax,
+    RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, v_requests, u.rmax, v_downloads, u.dmax,
                         CASE WHEN p_kind = 'request' THEN voyager.catalog_state() END;
 END $$;
 

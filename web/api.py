@@ -22,7 +22,7 @@ from . import feeds, search
 from .feeds import ID_KINDS, Limits, Site
 from .labels import Labels
 from .names import episode_match, parse_season_ep
-from .nzbs import nzb_bytes, release_chunk, release_of_rows
+from .nzbs import nzb_bytes, release_of_rows
 
 log = logging.getLogger("voyager.web.api")
 bp = Blueprint("api")
@@ -286,14 +286,11 @@ async def api(request: Request) -> HTTPResponse:
                 q, ask = search_query(t, p, ctx.cats), _common(p, ctx.web)
             except ApiError:
                 q = None                                 # the key's own error first: its check alone, below
-            # reads go to the primary: the key's check goes along with the search
-            if (q is not None and not ctx.db.replicas
-                    and not (ctx.web.count_cache and ctx.responses.holds(_response_key(q, ask, site)))):
+            # the key's check goes along with the search
+            if q is not None and not (ctx.web.count_cache and ctx.responses.holds(_response_key(q, ask, site))):
                 return await _search(request, q, ask, site, key)
-        # the key and the day's count: a write, the primary's
-        async with ctx.db.primary() as conn:
-            cur = await conn.execute(USE_REQUEST, (key,))
-            user = dict(zip(search.column_names(cur, USE_REQUEST), await cur.fetchone()))
+        # the key's check alone: counted on the primary, or judged on a replica and held
+        user = await use_request(ctx.db, key)
         if user["code"]:
             return _error(user["code"], fmt)
         if p.bad:
@@ -440,37 +437,46 @@ def _filename(name: str) -> str:
     return safe[:200]
 
 
-def _use_sql(find: str) -> str:
-    """The counted download: the key's code (100, 101, 300, 501 in that
-    order; the download and the grab counted when 0) and the release's id."""
-    return f"""WITH f AS MATERIALIZED ({find})
-            SELECT u.code, (SELECT x FROM f) FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f)) u"""
-
-
 def _use_chunk_sql(find: str) -> str:
-    """The counted download as _use_sql, and the release's chunks when it is
-    allowed (nzb_source's rows, a row of nulls when not): one round trip for a
-    web whose reads go to the primary too."""
+    """The download: the key's code (100, 101, 300, 501 in that order),
+    its user, and the release's chunks when it is allowed (nzb_source's rows,
+    a row of nulls when not), in one round trip. Counted (the download and
+    the grab) on the primary, judged on a replica (web/routing.py's `use`)."""
     return f"""WITH f AS MATERIALIZED ({find}),
-                 u AS MATERIALIZED (SELECT u.code FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f)) u)
-            SELECT u.code, s.* FROM u LEFT JOIN (f CROSS JOIN LATERAL voyager.nzb_source(f.x) s) ON u.code = 0
+                 u AS MATERIALIZED (SELECT u.code, u.user_id FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f),
+                                    %(held)s, %(sent)s, %(sent_lsn)s::pg_lsn) u)
+            SELECT u.code, u.user_id, s.* FROM u LEFT JOIN (f CROSS JOIN LATERAL voyager.nzb_source(f.x) s) ON u.code = 0
              ORDER BY s.chunk_no"""
 
 
 # the key and the day's count of a request (not a download)
-USE_REQUEST = "SELECT * FROM voyager.api_use(%s, 'request')"
+USE_REQUEST = f"SELECT * FROM {search.USE_REQUEST_CALL}"
+
+
+async def use_request(db, key: str) -> dict:
+    """The key's check of a request (voyager.api_use's row), where `db.use` runs it."""
+    params = db.use_params(key, "request")
+
+    async def check(conn):
+        cur = await conn.execute(USE_REQUEST, params)
+        return dict(zip(search.column_names(cur, USE_REQUEST), await cur.fetchone()))
+
+    # a key the replica has not replayed yet: the primary's to judge
+    user = await db.use(check, behind=lambda u: u["code"] == 100)
+    db.used(key, user, "request")
+    return user
 
 # a merged-away release answers with its survivor
 BY_GUID = "SELECT x FROM voyager.release_of_guid(%(arg)s) x WHERE x IS NOT NULL"
 BY_ID = "SELECT x FROM voyager.release_of_id(%(arg)s) x WHERE x IS NOT NULL"
 BY_NONE = "SELECT NULL::bigint AS x WHERE %(arg)s::text IS NULL"
-USE = {k: (_use_sql(f), _use_chunk_sql(f)) for k, f in (("guid", BY_GUID), ("id", BY_ID), ("none", BY_NONE))}
+USE = {k: _use_chunk_sql(f) for k, f in (("guid", BY_GUID), ("id", BY_ID), ("none", BY_NONE))}
 
 
 async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
-    """The key, the release and the day's downloads in one call on the
-    primary (it writes), then the release's chunks read where reads go: in
-    the same call when that is the primary too."""
+    """The key, the release, the day's downloads and the release's chunks
+    in one call: the primary's, which counts the download, or a replica's,
+    which judges it (the count held for the primary)."""
     ctx = request.app.ctx
     if p.bad:
         # the key's own error first, then the parameter's; nothing counted
@@ -484,26 +490,24 @@ async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
         by, arg = "id", int(v)
     else:
         by, arg = "none", None
-    rel = None
-    async with ctx.db.primary() as conn:
-        if ctx.db.replicas:
-            cur = await conn.execute(USE[by][0], {"key": key, "arg": arg})
-            code, release_id = await cur.fetchone()
-        else:
-            # binary: the chunks as they are stored, not in hex to be read back
-            sql = USE[by][1]
-            cur = await conn.execute(sql, {"key": key, "arg": arg}, binary=True)
-            rows = await cur.fetchall()
-            code = rows[0][0]
-            rel = release_of_rows(search.column_names(cur, sql)[1:], [r[1:] for r in rows])
+    sql, params = USE[by], {"arg": arg, **ctx.db.use_params(key, "download")}
+
+    async def read(conn):
+        # binary: the chunks as they are stored, not in hex to be read back
+        cur = await conn.execute(sql, params, binary=True)
+        rows = await cur.fetchall()
+        return ({"code": rows[0][0], "user_id": rows[0][1]},
+                release_of_rows(search.column_names(cur, sql)[2:], [r[2:] for r in rows]))
+
+    # a key, a release or its chunks a replica has not replayed yet: the primary's
+    user, rel = await ctx.db.use(read, behind=lambda got: got[0]["code"] in (100, 300) or (
+        got[0]["code"] == 0 and (got[1] is None or got[1]["chunks"] is None)))
+    ctx.db.used(key, user, "download", rel["id"] if rel is not None else None)
+    code = user["code"]
     if code == 300 and not v:
         code = 200
     if code:
         return _error(code, fmt, "id" if code == 200 else None)
-    if ctx.db.replicas:
-        # a replica that has not replayed the release (or its chunks) yet: the primary's
-        rel = await ctx.db.read(lambda conn: release_chunk(conn, release_id),
-                                behind=lambda rel: rel is None or rel["chunks"] is None)
     if rel is None or rel["chunks"] is None:
         raise ApiError(300, "no segments")
     return nzb_response(rel, ctx.cats)

@@ -32,6 +32,7 @@ class WebConfig:
     replica_max_lag: float = 30.0      # VOYAGER_WEB_REPLICA_MAX_LAG: seconds a replica's catalog may be behind
     replica_check: float = 1.0         # seconds between the looks at the replicas' health and lag
     replica_timeout: float = 2.0       # seconds to connect to a replica, or to wait for one of its connections
+    tally_interval: float = 0.25       # VOYAGER_WEB_TALLY_INTERVAL: seconds between the writes of the API's counts held (web/tally.py)
 
     def statement_settings(self) -> dict[str, str]:
         """What the web's statements run under: a runaway search is cancelled,
@@ -64,6 +65,7 @@ class WebConfig:
             count_cache=_env("VOYAGER_WEB_COUNT_CACHE", "1") != "0",
             secure_cookies=_env("VOYAGER_WEB_SECURE_COOKIES", "0") == "1",
             replica_max_lag=seconds(_env("VOYAGER_WEB_REPLICA_MAX_LAG", "30")),
+            tally_interval=seconds(_env("VOYAGER_WEB_TALLY_INTERVAL", "0.25")),
         )
         return replace(out, **overrides)
 

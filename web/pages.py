@@ -584,6 +584,11 @@ async def status(request: Request) -> HTTPResponse:
                       (SELECT coalesce(sum(downloads), 0) FROM voyager.user_days
                         WHERE day = (now() AT TIME ZONE 'UTC')::date) AS nzbs_today""")
         figures = dict(zip([c.name for c in cur.description], await cur.fetchone()))
+    tally = request.app.ctx.db.tally
+    if tally is not None:
+        # judged on the replicas, not written yet: this process's alone
+        figures["api_counts_held"] = tally.pending()
+        figures["api_count_writes_failed"] = tally.failed
     return render(request, "status.html", panels=panels, figures=figures, replicas=request.app.ctx.db.figures())
 
 

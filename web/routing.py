@@ -19,6 +19,13 @@ the last transaction it replayed, and the time since the primary had flushed
 no more WAL than the replica has replayed (the primary's position is noted at
 every look): the first is tight while the primary writes, the second while it
 is quiet. Requests never wait for a look.
+
+An API key's check and its count (voyager.api_use) go where reads go: on
+a web without replicas the primary counts the request in the request's own
+statement; a web with replicas judges it on a replica and holds the count
+(`tally`, web/tally.py) for one write of many on the primary. `use` runs a
+statement holding the key's check where it belongs, `use_params` are its
+arguments, `used` holds what it allowed.
 """
 from __future__ import annotations
 
@@ -37,6 +44,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from voyager.replicas import FLUSHED_SQL, LAG_SQL
 
 from .config import WebConfig
+from .tally import COUNTED, Tally
 
 log = logging.getLogger("voyager.web.routing")
 
@@ -79,11 +87,16 @@ class Databases:
     # (monotonic seconds, the primary's flushed WAL position) at each look
     marks: collections.deque = field(default_factory=collections.deque)
     _watcher: asyncio.Task | None = None
+    tally: Tally | None = None                       # the API's counts held (a web with replicas)
+    _counter: asyncio.Task | None = None
     _closing: set = field(default_factory=set)
     _turns: int = 0
 
     def __post_init__(self):
         self.replicas = [Replica(d, _label(d)) for d in self.config.replicas]
+        if self.replicas:
+            c = self.config
+            self.tally = Tally(keep_sent=c.replica_max_lag + 2 * c.replica_check + c.replica_timeout)
 
     def _kwargs(self) -> dict:
         config = self.config
@@ -107,12 +120,16 @@ class Databases:
             await self.check()
             log.info("web: reading from %s", ", ".join(f"{r.label} ({r.state})" for r in self.replicas))
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
+            self._counter = asyncio.get_running_loop().create_task(self._count())
 
     async def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        for task in (self._watcher, self._counter):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self.tally is not None:
+            await self.tally.flush(self)             # the last counts held, before the primary's pool closes
         for rep in self.replicas:
             rep.state, rep.why = "down", "closed"
             self._drop(rep)
@@ -160,6 +177,40 @@ class Databases:
             break
         async with self.primary() as conn:
             return await fn(conn)
+
+    # -- the key's check and count ----------------------------------------------------
+
+    def use_params(self, key: str, kind: str) -> dict:
+        """voyager.api_use's arguments for the key's request of `kind`
+        ('request', 'download'): to count it (on the primary), or to judge it
+        with the counts this process holds (on a replica)."""
+        return {"key": key, **(self.tally.params(key, kind) if self.tally is not None else COUNTED)}
+
+    async def use(self, fn, behind=None):
+        """`await fn(conn)`, a statement holding the key's check (with
+        `use_params`): on the primary, which counts the request in it, or where
+        reads go when this process holds the counts (`behind` as `read`'s: a
+        key or a release the replica has not replayed yet is the primary's to judge)."""
+        if self.tally is None:
+            async with self.primary() as conn:
+                return await fn(conn)
+        return await self.read(fn, behind=behind)
+
+    def used(self, key: str, user: dict, kind: str, release_id: int | None = None) -> None:
+        """The key's check `user` (voyager.api_use's row) allowed a request
+        `use` ran: held to be written, when it was judged and not counted."""
+        if self.tally is not None and user["code"] == 0:
+            self.tally.add(key, user["user_id"], kind, release_id)
+
+    async def _count(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tally_interval)
+            try:
+                await self.tally.flush(self)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("web: writing the API's counts failed")
 
     def _pick(self, tried: list[Replica]) -> Replica | None:
         up = [r for r in self.replicas if r.state == "up" and r not in tried]

@@ -139,10 +139,15 @@ SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_stat
 # the statement reads (search_page is STABLE: the same snapshot). The shared
 # totals are asked for only on the primary: voyager.search_totals is
 # unlogged, so a standby has none and refuses to read it.
-# With `use`, the statement is the API request's whole round trip on the
-# primary: first the key's check and the day's count (voyager.api_use, its
-# columns before the summary's), then the search behind the key's code (the
-# gate a subquery of its own, OFFSET 0, so a refused key reads nothing).
+# With `use`, the statement is the API request's whole round trip: first the
+# key's check (voyager.api_use, its columns before the summary's: counted on
+# the primary, judged on a replica, web/routing.py's `use`), then the search
+# behind the key's code (the gate a subquery of its own, OFFSET 0, so a
+# refused key reads nothing).
+# the key's check of an API request (web/routing.py's use_params its arguments)
+USE_REQUEST_CALL = "voyager.api_use(%(key)s, 'request', NULL, %(held)s, %(sent)s, %(sent_lsn)s::pg_lsn)"
+
+
 def _search_statement(columns: str, joins: str, use: bool = False) -> str:
     page = """voyager.search_page(%(q)s::jsonb, %(limit)s, %(offset)s,
         CASE WHEN s.state = %(total_state)s::bigint THEN %(total)s::bigint END,
@@ -151,7 +156,7 @@ def _search_statement(columns: str, joins: str, use: bool = False) -> str:
         CASE WHEN NOT s.standby THEN %(substring_shared)s::bytea END, s.state, %(plan)s, %(probe)s, %(releases)s)"""
     if use:
         page = f"LATERAL (SELECT * FROM {page} WHERE u.code = 0 OFFSET 0)"
-    return f"""WITH {"u AS MATERIALIZED (SELECT * FROM voyager.api_use(%(key)s, 'request'))," if use else ""}
+    return f"""WITH {f"u AS MATERIALIZED (SELECT * FROM {USE_REQUEST_CALL})," if use else ""}
 s AS MATERIALIZED (SELECT voyager.catalog_state() AS state, pg_is_in_recovery() AS standby),
 page AS MATERIALIZED (SELECT p.* FROM s{", u" if use else ""}, {page} p)
 SELECT {"u.*, " if use else ""}{", ".join(f"page.{k}" for k in SUMMARY[:-2])}, s.state AS read_state, s.standby, x.*
@@ -175,14 +180,15 @@ def query_json(q: Query) -> str:
 
 def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = None, plan: str | None = None,
                probe: int | None = None, releases: int | None = None, feed: bool = False,
-               use: str | None = None) -> tuple[str, dict]:
+               use: dict | None = None) -> tuple[str, dict]:
     """The one statement of a search: the catalog state it reads,
     voyager.search_page's total, how it came by it and the page's ids, the
     rows with them (a feed's columns alone with `feed`). What this process
     knows of the totals (of the words as words and as substrings, each with
-    the state it was counted at) goes along. With `use` (an API key, a feed's
-    search), the key's check and count come first in the same statement."""
-    params = {"key": use, "q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
+    the state it was counted at) goes along. With `use` (the arguments of an
+    API key's check, a feed's search), the key's check comes first in the same
+    statement."""
+    params = {"q": query_json(q), "limit": limit, "offset": offset, "total": None, "total_state": None,
               "shared": None, "substring_total": None, "substring_total_state": None, "substring_shared": None,
               "plan": plan, "probe": PROBE if probe is None else probe, "releases": releases}
     if totals is not None:
@@ -192,7 +198,7 @@ def search_sql(q: Query, limit: int, offset: int, *, totals: Totals | None = Non
     if use is not None:
         if not feed:
             raise ValueError("a key's check goes with a feed's search")
-        return USE_FEED_SEARCH_SQL, params
+        return USE_FEED_SEARCH_SQL, {**params, **use}
     return FEED_SEARCH_SQL if feed else SEARCH_SQL, params
 
 
@@ -209,10 +215,10 @@ class Found:
 
 async def find(conn, q: Query, limit: int, offset: int, *, totals: Totals | None, plan: str | None = None,
                probe: int | None = None, releases: int | None = None, feed: bool = False,
-               labels: Labels | None = None, use: str | None = None) -> Found:
+               labels: Labels | None = None, use: dict | None = None) -> Found:
     """A search in one statement, which writes nothing (a replica's
-    connection will do) unless it checks and counts the key `use` too (the
-    primary's): what it leaves for later is `leave`'s. A key refused is a
+    connection will do) unless it checks the key too and counts the request
+    (`use`, on the primary): what it leaves for later is `leave`'s. A key refused is a
     Found of its `user` row alone. Totals come
     from this process's cache, then the shared one (voyager.search_totals) for
     what is costly to count, then a count. `plan`, `probe` and `releases`
@@ -254,19 +260,22 @@ async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | No
     """A search as the API (`feed`: the rows a feed shows) and the pages run
     it: read where reads go (`db`, web/routing.py) under the web's statement
     settings, then what it leaves for later on the primary. With `use` (an
-    API key) the key's check and count go in the same statement, on the
-    primary: one round trip for a web whose reads go there anyway."""
+    API key) the key's check goes in the same statement: `db.use`'s, counted
+    there on the primary or judged on a replica and held (`db.used`)."""
     from .app import settings_for
+
+    check = db.use_params(use, "request") if use is not None else None
 
     async def read(conn) -> Found:
         async with settings_for(conn, web):
-            return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels, use=use)
+            return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels, use=check)
 
     if use is None:
         found = await db.read(read)
     else:
-        async with db.primary() as conn:
-            found = await read(conn)
+        # a key the replica has not replayed yet: the primary's to judge
+        found = await db.use(read, behind=lambda f: f.user["code"] == 100)
+        db.used(use, found.user, "request")
     await leave(db, found)                               # (a refused key's Found leaves nothing)
     return found
 

@@ -12,6 +12,7 @@ import re
 import signal
 import time
 from collections import Counter
+from urllib.request import urlopen
 
 import psycopg
 import pytest
@@ -129,7 +130,9 @@ def test_reads_go_to_the_replicas_and_every_write_to_the_primary(primary, clone,
         assert any(what in s for s in read), what
     for what in ("search_page", "nzb_source", "release_nfos", "release_texts"):
         assert not any(what in s for s in on["primary"]), (what, [s for s in on["primary"] if what in s][:2])
-    for what in ("api_use", "user_use", "sign_in", "INSERT INTO voyager.web_sessions"):
+    # the key's checks judged on the replicas, their counts written on the primary in calls of their own
+    assert any("api_use" in s for s in read) and not any("api_use" in s for s in on["primary"])
+    for what in ("api_tally", "user_use", "sign_in", "INSERT INTO voyager.web_sessions"):
         assert any(what in s for s in on["primary"]), what
         assert not any(what in s for s in read), what
     # a total counted on a replica is this process's alone (the shared ones are unlogged: the primary's)
@@ -142,6 +145,58 @@ def test_reads_go_to_the_replicas_and_every_write_to_the_primary(primary, clone,
         assert conn.execute("SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs").fetchone()[0] == grabs + 3
         assert conn.execute("SELECT count(*) FROM voyager.search_totals").fetchone()[0] == kept
         assert conn.execute("SELECT count(*) FROM voyager.web_sessions").fetchone()[0] >= 1
+
+
+def test_a_web_on_replicas_holds_the_counts_and_keeps_the_quotas(clone, pair, keys):
+    """A real `voyager web` reading from two replicas judges each API request
+    on a replica and writes the counts on the primary in calls of its own: a
+    key's day's quotas hold to the request (the fourth request of three
+    refused with 500, the second download of one with 501), a count written
+    but not yet replayed still counts, and the primary ends with the
+    requests and the download served and the release's grab."""
+    dbname = dbname_of(clone)
+    g = guids(clone)
+    harbor = g["Silent.Harbor.S01E02.1080p.WEB.h264-GRP"]
+    with psycopg.connect(clone, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.users SET requests_per_day = 3, downloads_per_day = 1 WHERE name = 'tiny'")
+        conn.execute("DELETE FROM voyager.user_days WHERE user_id = (SELECT id FROM voyager.users WHERE name = 'tiny')")
+        grabs = conn.execute("SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs").fetchone()[0]
+    for rep in pair:
+        caught_up(clone, rep)
+    logs = [ServerLog(r.cluster, dbname) for r in pair]
+    key = keys["tiny"]
+    live = start_server(clone, VOYAGER_WEB_REPLICAS=",".join(r.dsn(dbname) for r in pair))
+    try:
+        def ask(query: str) -> bytes:
+            with urlopen(f"http://127.0.0.1:{live.port}/api?{query}&apikey={key}", timeout=30) as r:
+                return r.read()
+
+        searches = []
+        for i, q in enumerate(("harbor", "moonlight", "harbor", "river")):
+            searches.append(ask(f"t=search&q={q}"))
+            if i == 1:
+                time.sleep(1.0)                       # the first two written: held no more, sent
+        gets = [ask(f"t=get&id={harbor}"), ask(f"t=get&id={harbor}")]
+    finally:
+        stop_server(live.proc)                        # (the counts still held are written as it stops)
+    logged = live.proc.stderr.read().decode(errors="replace")
+    assert [Feed(b.decode()).limits["apicurrent"] for b in searches[:3]] == ["1", "2", "3"], logged[-2000:]
+    assert _code(searches[3]) == 500
+    assert b"<nzb" in gets[0] and _code(gets[1]) == 501
+    with psycopg.connect(clone, autocommit=True) as conn:
+        assert conn.execute("SELECT requests, downloads FROM voyager.user_days d JOIN voyager.users u "
+                            "ON u.id = d.user_id WHERE u.name = 'tiny'").fetchone() == (3, 1)
+        assert conn.execute("SELECT coalesce(sum(grabs), 0) FROM voyager.release_grabs").fetchone()[0] == grabs + 1
+    read = [e for log in logs for e in statements(log)]
+    assert sum("api_use" in e for e in read) == 6, read[-10:]
+    refused = [e for log in logs for e in log.entries() if "ERROR" in e or "FATAL" in e]
+    assert not refused, refused[:3]
+
+
+def _code(body: bytes) -> int | None:
+    """The Newznab error code of an answer's body, or None."""
+    m = re.search(rb'<error code="(\d+)"', body)
+    return int(m.group(1)) if m else None
 
 
 def test_a_replica_that_refuses_connections_costs_no_request(clone, pair):
@@ -343,3 +398,49 @@ def test_a_replica_past_the_maximum_lag_is_skipped_until_it_catches_up(clone, pa
         finally:
             rconn.execute("SELECT pg_wal_replay_resume()")
             conn.execute("DELETE FROM voyager.release_judgements WHERE release_id = %s", (hidden,))
+
+
+def test_counts_written_but_not_replayed_still_count(clone, pair, keys):
+    """The replica's replay paused: the counts this web wrote on the primary
+    are not on the replica yet, and a key's quota still holds to the request
+    (they count until the replica has replayed them); once it has, they count
+    once, from its own table."""
+    from web.api import use_request
+
+    dbname = dbname_of(clone)
+    rep = pair[0]
+    key = keys["tiny"]
+    with psycopg.connect(clone, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.users SET requests_per_day = 3 WHERE name = 'tiny'")
+        conn.execute("DELETE FROM voyager.user_days WHERE user_id = (SELECT id FROM voyager.users WHERE name = 'tiny')")
+    caught_up(clone, rep)
+    # (no write of its own: the test writes when it wants to)
+    config = WebConfig(dsn=clone, replicas=(rep.dsn(dbname),), tally_interval=3600)
+
+    async def scenario():
+        db = Databases(config)
+        await db.open()
+        try:
+            first = [(await use_request(db, key))["code"] for _ in range(2)]
+            with psycopg.connect(rep.dsn("postgres"), autocommit=True) as rconn:
+                rconn.execute("SELECT pg_wal_replay_pause()")
+                try:
+                    await db.tally.flush(db)
+                    assert db.tally.calls == 1 and db.tally.pending() == 0
+                    third = await use_request(db, key)
+                    fourth = await use_request(db, key)
+                finally:
+                    rconn.execute("SELECT pg_wal_replay_resume()")
+            await asyncio.to_thread(caught_up, clone, rep)
+            fifth = await use_request(db, key)
+            return first, third, fourth, fifth
+        finally:
+            await db.close()
+
+    first, third, fourth, fifth = asyncio.run(scenario())
+    assert first == [0, 0]
+    assert (third["code"], third["requests"]) == (0, 3)      # the two sent, not replayed, counted
+    assert fourth["code"] == 500 and fifth["code"] == 500      # then once, replayed
+    with psycopg.connect(clone, autocommit=True) as conn:
+        assert conn.execute("SELECT requests FROM voyager.user_days d JOIN voyager.users u ON u.id = d.user_id "
+                            "WHERE u.name = 'tiny'").fetchone() == (3,)
