@@ -340,9 +340,10 @@ def _cluster(log):
     return dataclasses.replace(db.cluster(Config.from_env()), log=log)
 
 
-def _replicas(dsn: str, n: int, log) -> tuple[list, list]:
+def _replicas(dsn: str, n: int, log, shared_buffers_mb: int | None = None) -> tuple[list, list]:
     """N replicas of the local cluster, caught up: the existing ones first,
-    `benchK` made for the rest; (all of them, the ones made here)."""
+    `benchK` made for the rest (with `shared_buffers_mb`); (all of them, the
+    ones made here)."""
     from voyager import replicas
     from voyager.config import Config
 
@@ -357,7 +358,7 @@ def _replicas(dsn: str, n: int, log) -> tuple[list, list]:
         name = f"bench{k}"
         k += 1
         if name not in {r.name for r in have}:
-            made.append(replicas.add(primary, cfg.home, name, log=log))
+            made.append(replicas.add(primary, cfg.home, name, log=log, shared_buffers_mb=shared_buffers_mb))
     reps = have + made
     database = psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -660,17 +661,25 @@ class _Replicas:
     by `stack`), with the meters of its CPU and the primary's and theirs."""
 
     def __init__(self, side: "_Side", args, log, stack: contextlib.ExitStack):
-        from voyager import replicas as replica_mod
+        from voyager import huge_pages, replicas as replica_mod
         from voyager.config import Config
 
         self.side, self.log = side, log
-        self.reps, made = _replicas(side.dsn, args.replicas, log)
+        # a pool each for what the run reads (the hot relations, the gets' chunks), half again
+        # over it: on this one machine the replicas' pools and the primary's fit in huge pages
+        # together, as each server's would on a host of its own (in ordinary pages a backend
+        # misses the TLB at every buffer it reads)
+        need = (side.out["prewarmed_mb"] + side.out["get_chunks_mb"]) * 3 // 2
+        pool_mb = max(1024, -(-need // 256) * 256)
+        self.reps, made = _replicas(side.dsn, args.replicas, log, shared_buffers_mb=pool_mb)
         if not args.keep_replicas:
             for rep in made:
                 stack.callback(replica_mod.remove, _cluster(log), Config.from_env().home, rep.name, log=log)
         self.database = psycopg.conninfo.conninfo_to_dict(side.dsn)["dbname"]
         self.out: dict = {"count": len(self.reps), "names": [r.name for r in self.reps],
-                          "made": [r.name for r in made], "kinds": {}}
+                          "made": [r.name for r in made], "kinds": {},
+                          "shared_buffers_mb_made": pool_mb,
+                          "huge_pages_mb": [huge_pages.in_use_mb(r.cluster.postmaster_pid()) for r in self.reps]}
         _prewarm(side.dsn)                                     # the shared totals emptied again
         for rep in self.reps:
             self.out.setdefault("prewarmed_mb", []).append(self.warm(rep))

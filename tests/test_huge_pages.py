@@ -37,6 +37,12 @@ class FakeKernel(huge_pages.Kernel):
     def boot(self):
         return self.boot_id
 
+    def compact(self):
+        self.compactions = getattr(self, "compactions", 0) + 1
+        if getattr(self, "fragmented", False):
+            self.fragmented, self.limit = False, None   # whole pages again
+        return True
+
 
 def test_the_shortfall_is_asked_for_and_given_back(tmp_path):
     k = FakeKernel(total=100, used=40)             # 60 free, someone else's
@@ -135,3 +141,14 @@ def test_a_gigabyte_pool_runs_in_huge_pages_and_gives_them_back():
         cluster.stop()
         shutil.rmtree(base, ignore_errors=True)
     assert kernel.total() == before
+
+
+def test_memory_in_pieces_is_compacted_and_asked_again(tmp_path):
+    """The page cache has cut free memory into pieces: the kernel gives part
+    of the pages asked for until it has compacted it, then all of them."""
+    k = FakeKernel(mem_kb=8 * 2**20, limit=GB_PAGES // 4)
+    k.fragmented = True
+    told = []
+    assert huge_pages.reserve(tmp_path, 2 * GB_PAGES, k, log=told.append) == 2 * GB_PAGES
+    assert k.compactions == 1 and k.nr == 2 * GB_PAGES
+    assert "asked of the kernel" in told[-1]

@@ -92,9 +92,14 @@ def test_a_paused_replay_shows_as_lag_on_the_replica(replica, conn, db_dsn):
 
 
 def test_remove_leaves_no_slot_and_no_folder(primary, replica_home):
-    rep = replicas.add(primary, replica_home, "gone", log=lambda _m: None)
+    # (a pool of its own size: a replica beside its primary on one machine)
+    rep = replicas.add(primary, replica_home, "gone", log=lambda _m: None, shared_buffers_mb=48)
     folder = rep.cluster.datadir.parent
     assert folder.exists()
+    with psycopg.connect(rep.dsn("postgres"), autocommit=True) as rconn, \
+            psycopg.connect(primary.dsn(), autocommit=True) as conn:
+        assert rconn.execute("SHOW shared_buffers").fetchone() == ("48MB",)
+        assert conn.execute("SHOW shared_buffers").fetchone() != ("48MB",)
     assert replicas.remove(primary, replica_home, "gone", log=lambda _m: None)
     with psycopg.connect(primary.dsn(), autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'gone'").fetchone() == (0,)

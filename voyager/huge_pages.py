@@ -62,6 +62,15 @@ class Kernel:
         self.nr_path.write_text(f"{n}\n")
         return self.total()
 
+    def compact(self) -> bool:
+        """Asks the kernel to gather free memory into whole huge pages (it
+        fragments as the page cache fills); whether it could be asked."""
+        try:
+            (self.root / "sys/vm/compact_memory").write_text("1\n")
+        except OSError:
+            return False
+        return True
+
     def boot(self) -> str:
         try:
             return (self.root / "sys/kernel/random/boot_id").read_text().strip()
@@ -117,6 +126,9 @@ def reserve(folder: Path, pages: int, kernel: Kernel | None = None, log=print) -
                 "ordinary pages")
             return 0
         got = kernel.set_total(total + short) - total
+        if got < short and kernel.compact():
+            # memory in pieces too small for a 2 MB page: compacted, asked again once
+            got = kernel.set_total(total + short) - total
     except PermissionError:
         log(f"huge pages: {pages} wanted, only root may ask the kernel for them "
             f"(sysctl vm.nr_hugepages); ordinary pages")

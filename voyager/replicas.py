@@ -170,10 +170,14 @@ def _tablespace_mappings(primary: Cluster, base: Path) -> list[str]:
     return out
 
 
-def add(primary: Cluster, home: Path, name: str = DEFAULT_NAME, log=print) -> Replica:
+def add(primary: Cluster, home: Path, name: str = DEFAULT_NAME, log=print,
+        shared_buffers_mb: int | None = None) -> Replica:
     """Makes (once) and starts the replica `name` of the running primary.
     Idempotent: a replica already made is only started; what a failed attempt
-    left (a folder without a cluster, a slot without a folder) is cleared first."""
+    left (a folder without a cluster, a slot without a folder) is cleared first.
+    `shared_buffers_mb`: its pool, when not the primary's (it shares this
+    machine's memory with the primary: two pools of a quarter of it each
+    leave no room for both in huge pages)."""
     rep = replica(primary, home, name)
     if not primary.running():
         raise RuntimeError("the cluster is not running: `voyager db up` first")
@@ -205,7 +209,8 @@ def add(primary: Cluster, home: Path, name: str = DEFAULT_NAME, log=print) -> Re
                      "hot_standby = on\n"
                      # the primary's vacuum waits for the replica's searches instead of cancelling them
                      "hot_standby_feedback = on\n"
-                     f"cluster_name = 'replica_{name}'\n")
+                     f"cluster_name = 'replica_{name}'\n"
+                     + (f"shared_buffers = '{shared_buffers_mb}MB'\n" if shared_buffers_mb else ""))
         rep.cluster.port = port
         log(f"made replica {name} in {base} ({time.monotonic() - started:.1f} s), port {port}")
     if rep.cluster.start():

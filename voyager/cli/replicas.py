@@ -15,6 +15,9 @@ def main(argv: list[str], cfg: Config) -> int:
     sub = p.add_subparsers(dest="verb", required=True)
     a = sub.add_parser("add", help="make (once) and start a replica: pg_basebackup, a slot, hot standby")
     a.add_argument("--name", default=replicas.DEFAULT_NAME, help=f"its name and its slot's (default {replicas.DEFAULT_NAME})")
+    a.add_argument("--shared-buffers", type=int, metavar="MB",
+                   help="its shared_buffers when it is made (default the primary's: on the primary's own machine, "
+                        "a pool that fits beside the primary's in huge pages)")
     sub.add_parser("list", help="the replicas as JSON lines: name, port, DSN, running, replay lag")
     r = sub.add_parser("remove", help="stop a replica, drop its slot, delete its folder")
     r.add_argument("name")
@@ -23,7 +26,7 @@ def main(argv: list[str], cfg: Config) -> int:
         p.error("VOYAGER_DSN is set: replicas are made of the project's own cluster")
     primary = db.cluster(cfg)
     if args.verb == "add":
-        rep = replicas.add(primary, cfg.home, args.name)
+        rep = replicas.add(primary, cfg.home, args.name, shared_buffers_mb=args.shared_buffers)
         print(json.dumps({"name": rep.name, "port": rep.cluster.port, "dsn": rep.dsn(cfg.database)}))
     elif args.verb == "list":
         for row in replicas.listing(primary, cfg.home, cfg.database):
