@@ -8,7 +8,8 @@ BEGIN;
 -- hot standby can answer).
 DROP FUNCTION voyager.api_use(text, text, bigint);
 CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request', p_release_id bigint DEFAULT NULL,
-                                p_held integer DEFAULT NULL, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL)
+                                p_held integer DEFAULT NULL, p_sent integer[] DEFAULT NULL,
+                                p_sent_lsn pg_lsn[] DEFAULT NULL)
 RETURNS TABLE (code integer, user_id integer, user_name text, role text, admin boolean,
                requests integer, requests_max integer, downloads integer, downloads_max integer,
                catalog_state bigint)
@@ -18,6 +19,6 @@ BEGIN
         (SELECT us.id FROM voyager.users us WHERE us.api_key_hash = voyager.api_key_hash(p_key)), p_kind, p_release_id,
         p_held, p_sent, p_sent_lsn);
 END $$;
-COMMENT ON FUNCTION voyager.api_use(text, text, bigint, integer, integer, pg_lsn)
+COMMENT ON FUNCTION voyager.api_use(text, text, bigint, integer, integer[], pg_lsn[])
     IS 'An API key''s user (looked up by its hash), its day''s counts and quotas; counts a request or a download (and the grab) unless refused, or with p_held judges it without counting';
 COMMIT;

@@ -9,13 +9,15 @@ BEGIN;
 --
 -- With p_held (a web reading from replicas, which refuse writes) nothing is
 -- written: the request is judged as if p_held more of its kind had been
--- counted already (what that web served and holds to write later with
--- api_tally), and p_sent more while this server has not replayed the WAL
--- up to p_sent_lsn (what it wrote, not yet seen here). The counts returned
--- include the request when it is allowed, as a counted one's do.
+-- counted already (what that web served or is serving, to write later with
+-- api_tally), and each p_sent[i] more while this server has not reached
+-- p_sent_lsn[i] (a write of the web's, not seen here yet: a standby's replay
+-- before it, or a write still under way, 'FFFFFFFF/FFFFFFFF'). The counts
+-- returned include the request when it is allowed, as a counted one's do.
 DROP FUNCTION voyager.user_use(integer, text, bigint);
 CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request', p_release_id bigint DEFAULT NULL,
-                                 p_held integer DEFAULT NULL, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL)
+                                 p_held integer DEFAULT NULL, p_sent integer[] DEFAULT NULL,
+                                 p_sent_lsn pg_lsn[] DEFAULT NULL)
 RETURNS TABLE (code integer, user_id integer, user_name text, role text, admin boolean,
                requests integer, requests_max integer, downloads integer, downloads_max integer,
                catalog_state bigint)
@@ -27,6 +29,7 @@ DECLARE
     v_requests integer;
     v_downloads integer;
     v_held integer := 0;
+    v_seen pg_lsn;
     v_code integer := 0;
 BEGIN
     IF p_kind NOT IN ('request', 'download', 'none') THEN
@@ -43,8 +46,11 @@ BEGIN
         RETURN;
     END IF;
     IF p_held IS NOT NULL THEN
-        v_held := p_held + CASE WHEN p_sent_lsn IS NOT NULL AND pg_is_in_recovery()
-                                     AND pg_last_wal_replay_lsn() < p_sent_lsn THEN coalesce(p_sent, 0) ELSE 0 END;
+        -- the WAL this server has: replayed (a standby) or written (the primary)
+        v_seen := coalesce(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
+                                ELSE pg_current_wal_insert_lsn() END, '0/0');
+        SELECT p_held + coalesce(sum(s.n), 0)::integer INTO v_held
+          FROM unnest(p_sent, p_sent_lsn) s(n, lsn) WHERE s.lsn > v_seen;
     END IF;
     IF u.suspended THEN
         v_code := 101;
@@ -94,7 +100,7 @@ BEGIN
     RETURN QUERY SELECT v_code, u.id, u.name, u.role, u.admin, v_requests, u.rmax, v_downloads, u.dmax,
                         CASE WHEN p_kind = 'request' THEN voyager.catalog_state() END;
 END $$;
-COMMENT ON FUNCTION voyager.user_use(integer, text, bigint, integer, integer, pg_lsn)
+COMMENT ON FUNCTION voyager.user_use(integer, text, bigint, integer, integer[], pg_lsn[])
     IS 'A user''s day''s counts and quotas by id; counts a request or a download (and the grab) unless refused, or with p_held judges it without counting';
-ALTER FUNCTION voyager.user_use(integer, text, bigint, integer, integer, pg_lsn) ROWS 1;
+ALTER FUNCTION voyager.user_use(integer, text, bigint, integer, integer[], pg_lsn[]) ROWS 1;
 COMMIT;

@@ -1,6 +1,6 @@
 -- Revert voyager:function_api_use from pg: back to the check that always counts
 BEGIN;
-DROP FUNCTION voyager.api_use(text, text, bigint, integer, integer, pg_lsn);
+DROP FUNCTION voyager.api_use(text, text, bigint, integer, integer[], pg_lsn[]);
 -- An API key's user by one lookup of the key's hash in its unique index, then
 -- user_use: a bad key (code 100) costs that lookup and nothing more.
 -- PL/pgSQL: every API request calls it, and a SQL function (volatile, so not

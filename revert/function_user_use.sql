@@ -1,6 +1,6 @@
 -- Revert voyager:function_user_use from pg: back to the check that always counts
 BEGIN;
-DROP FUNCTION voyager.user_use(integer, text, bigint, integer, integer, pg_lsn);
+DROP FUNCTION voyager.user_use(integer, text, bigint, integer, integer[], pg_lsn[]);
 -- A user's quotas by the user's id: what api_use does once it has found the
 -- key's user, and what the pages do for a signed-in user (who has no key at
 -- hand: only its hash is stored). p_kind: 'request' counts an API request,

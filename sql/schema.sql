@@ -397,10 +397,10 @@ END $$;
 
 
 --
--- Name: api_use(text, text, bigint, integer, integer, pg_lsn); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: api_use(text, text, bigint, integer, integer[], pg_lsn[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL::pg_lsn) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+CREATE FUNCTION voyager.api_use(p_key text, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer[] DEFAULT NULL::integer[], p_sent_lsn pg_lsn[] DEFAULT NULL::pg_lsn[]) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
     LANGUAGE plpgsql ROWS 1
     AS $$
 BEGIN
@@ -6425,10 +6425,10 @@ END $$;
 
 
 --
--- Name: user_use(integer, text, bigint, integer, integer, pg_lsn); Type: FUNCTION; Schema: voyager; Owner: -
+-- Name: user_use(integer, text, bigint, integer, integer[], pg_lsn[]); Type: FUNCTION; Schema: voyager; Owner: -
 --
 
-CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer DEFAULT 0, p_sent_lsn pg_lsn DEFAULT NULL::pg_lsn) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
+CREATE FUNCTION voyager.user_use(p_user_id integer, p_kind text DEFAULT 'request'::text, p_release_id bigint DEFAULT NULL::bigint, p_held integer DEFAULT NULL::integer, p_sent integer[] DEFAULT NULL::integer[], p_sent_lsn pg_lsn[] DEFAULT NULL::pg_lsn[]) RETURNS TABLE(code integer, user_id integer, user_name text, role text, admin boolean, requests integer, requests_max integer, downloads integer, downloads_max integer, catalog_state bigint)
     LANGUAGE plpgsql ROWS 1
     AS $$
 #variable_conflict use_column
@@ -6438,6 +6438,7 @@ DECLARE
     v_requests integer;
     v_downloads integer;
     v_held integer := 0;
+    v_seen pg_lsn;
     v_code integer := 0;
 BEGIN
     IF p_kind NOT IN ('request', 'download', 'none') THEN
@@ -6454,8 +6455,11 @@ BEGIN
         RETURN;
     END IF;
     IF p_held IS NOT NULL THEN
-        v_held := p_held + CASE WHEN p_sent_lsn IS NOT NULL AND pg_is_in_recovery()
-                                     AND pg_last_wal_replay_lsn() < p_sent_lsn THEN coalesce(p_sent, 0) ELSE 0 END;
+        -- the WAL this server has: replayed (a standby) or written (the primary)
+        v_seen := coalesce(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
+                                ELSE pg_current_wal_insert_lsn() END, '0/0');
+        SELECT p_held + coalesce(sum(s.n), 0)::integer INTO v_held
+          FROM unnest(p_sent, p_sent_lsn) s(n, lsn) WHERE s.lsn > v_seen;
     END IF;
     IF u.suspended THEN
         v_code := 101;

@@ -444,7 +444,7 @@ def _use_chunk_sql(find: str) -> str:
     the grab) on the primary, judged on a replica (web/routing.py's `use`)."""
     return f"""WITH f AS MATERIALIZED ({find}),
                  u AS MATERIALIZED (SELECT u.code, u.user_id FROM voyager.api_use(%(key)s, 'download', (SELECT x FROM f),
-                                    %(held)s, %(sent)s, %(sent_lsn)s::pg_lsn) u)
+                                    %(held)s, %(sent)s::integer[], %(sent_lsn)s::pg_lsn[]) u)
             SELECT u.code, u.user_id, s.* FROM u LEFT JOIN (f CROSS JOIN LATERAL voyager.nzb_source(f.x) s) ON u.code = 0
              ORDER BY s.chunk_no"""
 
@@ -455,14 +455,12 @@ USE_REQUEST = f"SELECT * FROM {search.USE_REQUEST_CALL}"
 
 async def use_request(db, key: str) -> dict:
     """The key's check of a request (voyager.api_use's row), where `db.use` runs it."""
-    params = db.use_params(key, "request")
-
-    async def check(conn):
+    async def check(conn, params):
         cur = await conn.execute(USE_REQUEST, params)
         return dict(zip(search.column_names(cur, USE_REQUEST), await cur.fetchone()))
 
     # a key the replica has not replayed yet: the primary's to judge
-    user = await db.use(check, behind=lambda u: u["code"] == 100)
+    user = await db.use(key, "request", check, behind=lambda u: u["code"] == 100)
     db.used(key, user, "request")
     return user
 
@@ -490,17 +488,17 @@ async def _get(request: Request, p: dict, key: str, fmt: str) -> HTTPResponse:
         by, arg = "id", int(v)
     else:
         by, arg = "none", None
-    sql, params = USE[by], {"arg": arg, **ctx.db.use_params(key, "download")}
+    sql = USE[by]
 
-    async def read(conn):
+    async def read(conn, check):
         # binary: the chunks as they are stored, not in hex to be read back
-        cur = await conn.execute(sql, params, binary=True)
+        cur = await conn.execute(sql, {"arg": arg, **check}, binary=True)
         rows = await cur.fetchall()
         return ({"code": rows[0][0], "user_id": rows[0][1]},
                 release_of_rows(search.column_names(cur, sql)[2:], [r[2:] for r in rows]))
 
     # a key, a release or its chunks a replica has not replayed yet: the primary's
-    user, rel = await ctx.db.use(read, behind=lambda got: got[0]["code"] in (100, 300) or (
+    user, rel = await ctx.db.use(key, "download", read, behind=lambda got: got[0]["code"] in (100, 300) or (
         got[0]["code"] == 0 and (got[1] is None or got[1]["chunks"] is None)))
     ctx.db.used(key, user, "download", rel["id"] if rel is not None else None)
     code = user["code"]

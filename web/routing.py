@@ -24,8 +24,8 @@ An API key's check and its count (voyager.api_use) go where reads go: on
 a web without replicas the primary counts the request in the request's own
 statement; a web with replicas judges it on a replica and holds the count
 (`tally`, web/tally.py) for one write of many on the primary. `use` runs a
-statement holding the key's check where it belongs, `use_params` are its
-arguments, `used` holds what it allowed.
+statement holding the key's check where it belongs, `used` holds what it
+allowed.
 """
 from __future__ import annotations
 
@@ -89,6 +89,7 @@ class Databases:
     _watcher: asyncio.Task | None = None
     tally: Tally | None = None                       # the API's counts held (a web with replicas)
     _counter: asyncio.Task | None = None
+    _stopping: asyncio.Event = field(default_factory=asyncio.Event)
     _closing: set = field(default_factory=set)
     _turns: int = 0
 
@@ -123,13 +124,14 @@ class Databases:
             self._counter = asyncio.get_running_loop().create_task(self._count())
 
     async def close(self) -> None:
-        for task in (self._watcher, self._counter):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        if self.tally is not None:
-            await self.tally.flush(self)             # the last counts held, before the primary's pool closes
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        if self._counter is not None:
+            # not cancelled mid-write: its last write is of the last counts held, before the pool closes
+            self._stopping.set()
+            await self._counter
         for rep in self.replicas:
             rep.state, rep.why = "down", "closed"
             self._drop(rep)
@@ -180,21 +182,22 @@ class Databases:
 
     # -- the key's check and count ----------------------------------------------------
 
-    def use_params(self, key: str, kind: str) -> dict:
-        """voyager.api_use's arguments for the key's request of `kind`
-        ('request', 'download'): to count it (on the primary), or to judge it
-        with the counts this process holds (on a replica)."""
-        return {"key": key, **(self.tally.params(key, kind) if self.tally is not None else COUNTED)}
-
-    async def use(self, fn, behind=None):
-        """`await fn(conn)`, a statement holding the key's check (with
-        `use_params`): on the primary, which counts the request in it, or where
+    async def use(self, key: str, kind: str, fn, behind=None):
+        """`await fn(conn, check)`, a statement holding the key's check of a
+        request of `kind` ('request', 'download'), `check` voyager.api_use's
+        arguments: on the primary, which counts the request in it, or where
         reads go when this process holds the counts (`behind` as `read`'s: a
-        key or a release the replica has not replayed yet is the primary's to judge)."""
+        key or a release the replica has not replayed yet is the primary's to
+        judge), the request counted in the others' judgements while it is under way."""
         if self.tally is None:
             async with self.primary() as conn:
-                return await fn(conn)
-        return await self.read(fn, behind=behind)
+                return await fn(conn, {"key": key, **COUNTED})
+        check = {"key": key, **self.tally.params(key, kind)}
+        self.tally.ask(key, kind, 1)
+        try:
+            return await self.read(lambda conn: fn(conn, check), behind=behind)
+        finally:
+            self.tally.ask(key, kind, -1)
 
     def used(self, key: str, user: dict, kind: str, release_id: int | None = None) -> None:
         """The key's check `user` (voyager.api_use's row) allowed a request
@@ -203,12 +206,11 @@ class Databases:
             self.tally.add(key, user["user_id"], kind, release_id)
 
     async def _count(self) -> None:
-        while True:
-            await asyncio.sleep(self.config.tally_interval)
+        while not self._stopping.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.config.tally_interval)
             try:
                 await self.tally.flush(self)
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 log.exception("web: writing the API's counts failed")
 

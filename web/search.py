@@ -144,8 +144,8 @@ SUMMARY = ("total", "kept", "state", "plan", "substrings", "promote", "read_stat
 # the primary, judged on a replica, web/routing.py's `use`), then the search
 # behind the key's code (the gate a subquery of its own, OFFSET 0, so a
 # refused key reads nothing).
-# the key's check of an API request (web/routing.py's use_params its arguments)
-USE_REQUEST_CALL = "voyager.api_use(%(key)s, 'request', NULL, %(held)s, %(sent)s, %(sent_lsn)s::pg_lsn)"
+# the key's check of an API request (its arguments web/routing.py's `use`'s)
+USE_REQUEST_CALL = "voyager.api_use(%(key)s, 'request', NULL, %(held)s, %(sent)s::integer[], %(sent_lsn)s::pg_lsn[])"
 
 
 def _search_statement(columns: str, joins: str, use: bool = False) -> str:
@@ -264,9 +264,7 @@ async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | No
     there on the primary or judged on a replica and held (`db.used`)."""
     from .app import settings_for
 
-    check = db.use_params(use, "request") if use is not None else None
-
-    async def read(conn) -> Found:
+    async def read(conn, check=None) -> Found:
         async with settings_for(conn, web):
             return await find(conn, q, limit, offset, totals=totals, feed=feed, labels=labels, use=check)
 
@@ -274,7 +272,7 @@ async def run(db, web, q: Query, limit: int, offset: int, *, totals: Totals | No
         found = await db.read(read)
     else:
         # a key the replica has not replayed yet: the primary's to judge
-        found = await db.use(read, behind=lambda f: f.user["code"] == 100)
+        found = await db.use(use, "request", read, behind=lambda f: f.user["code"] == 100)
         db.used(use, found.user, "request")
     await leave(db, found)                               # (a refused key's Found leaves nothing)
     return found

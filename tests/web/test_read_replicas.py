@@ -444,3 +444,54 @@ def test_counts_written_but_not_replayed_still_count(clone, pair, keys):
     with psycopg.connect(clone, autocommit=True) as conn:
         assert conn.execute("SELECT requests FROM voyager.user_days d JOIN voyager.users u ON u.id = d.user_id "
                             "WHERE u.name = 'tiny'").fetchone() == (3,)
+
+
+def test_a_keys_requests_at_once_and_its_writes_apart_count_once_each(clone, pair, keys):
+    """Five requests of one key at once on a replica, a quota of three: three
+    are allowed (each counts in the others' judgement while under way). Then
+    two writes of the counts, the replica having replayed the first and not
+    the second: each request it served counts once, the replayed ones from
+    its table, the other from the write not seen yet."""
+    from web.api import use_request
+
+    dbname = dbname_of(clone)
+    rep = pair[0]
+    key = keys["tiny"]
+    with psycopg.connect(clone, autocommit=True) as conn:
+        conn.execute("UPDATE voyager.users SET requests_per_day = 3 WHERE name = 'tiny'")
+        conn.execute("DELETE FROM voyager.user_days WHERE user_id = (SELECT id FROM voyager.users WHERE name = 'tiny')")
+    caught_up(clone, rep)
+    config = WebConfig(dsn=clone, replicas=(rep.dsn(dbname),), tally_interval=3600)
+
+    async def scenario():
+        db = Databases(config)
+        await db.open()
+        try:
+            at_once = sorted(u["code"] for u in await asyncio.gather(*(use_request(db, key) for _ in range(5))))
+            await db.tally.flush(db)                              # the first write: 3
+            await asyncio.to_thread(caught_up, clone, rep)        # replayed
+            with psycopg.connect(clone, autocommit=True) as conn:
+                conn.execute("UPDATE voyager.users SET requests_per_day = 6 WHERE name = 'tiny'")
+            await asyncio.to_thread(caught_up, clone, rep)
+            fourth = await use_request(db, key)
+            with psycopg.connect(rep.dsn("postgres"), autocommit=True) as rconn:
+                rconn.execute("SELECT pg_wal_replay_pause()")
+                try:
+                    await db.tally.flush(db)                      # the second write: 1, not replayed
+                    fifth = await use_request(db, key)            # 3 replayed + 1 sent + itself
+                    sixth = await use_request(db, key)
+                    seventh = await use_request(db, key)
+                finally:
+                    rconn.execute("SELECT pg_wal_replay_resume()")
+            return at_once, fourth, fifth, sixth, seventh
+        finally:
+            await db.close()
+
+    at_once, fourth, fifth, sixth, seventh = asyncio.run(scenario())
+    assert at_once == [0, 0, 0, 500, 500]
+    assert (fourth["code"], fourth["requests"]) == (0, 4)
+    assert (fifth["code"], fifth["requests"]) == (0, 5)
+    assert (sixth["code"], sixth["requests"]) == (0, 6) and seventh["code"] == 500
+    with psycopg.connect(clone, autocommit=True) as conn:
+        assert conn.execute("SELECT requests FROM voyager.user_days d JOIN voyager.users u ON u.id = d.user_id "
+                            "WHERE u.name = 'tiny'").fetchone() == (6,)
