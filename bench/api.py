@@ -218,6 +218,14 @@ def _warm_gets(dsn: str, inputs: dict) -> int:
     return round(n / 2**20)
 
 
+def _checkpoint(dsn: str) -> None:
+    """The writes so far (a build, a warm-up) out to disk before the runs: a
+    checkpointer writing them beside a run took seconds of the same cores
+    (a standby's CHECKPOINT is its restartpoint)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CHECKPOINT")
+
+
 def _bench_keys(dsn: str, n: int) -> list[str]:
     """A user per client (admin: no quota), as a busy indexer's clients are;
     the keys kept as they are made (a stored key is only its hash: a user of
@@ -505,6 +513,7 @@ class _Side:
         warm = _prewarm(self.dsn)
         self.inputs = _inputs(self.dsn, args.requests, args.seed)
         warm["get_chunks_mb"] = _warm_gets(self.dsn, self.inputs)
+        _checkpoint(self.dsn)
         workers = args.workers or default_workers()
         self.out: dict = {"releases": args.releases, "clients": args.clients, "server_workers": workers,
                           "pool_per_worker": int(os.environ.get("VOYAGER_WEB_POOL") or pool_size(workers)),
@@ -683,6 +692,8 @@ class _Replicas:
         _prewarm(side.dsn)                                     # the shared totals emptied again
         for rep in self.reps:
             self.out.setdefault("prewarmed_mb", []).append(self.warm(rep))
+        for dsn in [side.dsn] + [r.dsn(self.database) for r in self.reps]:
+            _checkpoint(dsn)
         self.server, self.port = _serve(side.dsn, args, [r.dsn(self.database) for r in self.reps])
         self.logged: str | None = None
         stack.callback(self.stop)

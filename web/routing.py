@@ -67,6 +67,7 @@ class Replica:
     state: str = "down"                 # up: read from; lagging: answers, skipped; down: no pool
     why: str = "not looked at yet"
     lag: float | None = None            # seconds its catalog may be behind, at the last look
+    replayed: int | None = None         # the WAL position it had replayed then (None: not known)
     pool: AsyncConnectionPool | None = None
     checker: psycopg.AsyncConnection | None = None
     busy: int = 0                       # reads on it now
@@ -226,7 +227,7 @@ class Databases:
     def _down(self, rep: Replica, why: str) -> None:
         if rep.state != "down":
             log.warning("web: replica %s is down (%s): read elsewhere until it answers", rep.label, why)
-        rep.state, rep.why = "down", why
+        rep.state, rep.why, rep.replayed = "down", why, None
         self._drop(rep)
 
     def _drop(self, rep: Replica) -> None:
@@ -262,6 +263,9 @@ class Databases:
         while self.marks and self.marks[0][0] < started - self.config.replica_max_lag - self.config.replica_check:
             self.marks.popleft()
         await asyncio.gather(*(self._look(rep) for rep in self.replicas))
+        replayed = [rep.replayed for rep in self.replicas]
+        if self.tally is not None and replayed and None not in replayed:
+            self.tally.replayed(min(replayed))
 
     def lag(self, seen: dict, now: float) -> float:
         """Seconds the replica's catalog may be behind the primary's (at most):
@@ -292,6 +296,7 @@ class Databases:
             self._down(rep, f"{type(e).__name__}: {str(e).strip()[:200]}" if str(e).strip() else type(e).__name__)
             return
         rep.lag = self.lag(seen, time.monotonic())
+        rep.replayed = seen["replayed_lsn"]
         if not seen["standby"]:
             self._skip(rep, "not a standby: it replays nothing of the primary")
         elif rep.lag > self.config.replica_max_lag:

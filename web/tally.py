@@ -42,6 +42,13 @@ class Sent:
     lsn: str
     at: float
 
+    def position(self) -> int | None:
+        """The WAL position as bytes (None while the write is under way)."""
+        if self.lsn == IN_FLIGHT:
+            return None
+        hi, lo = self.lsn.split("/")
+        return (int(hi, 16) << 32) + int(lo, 16)
+
 
 @dataclass
 class Held:
@@ -100,6 +107,12 @@ class Tally:
                 self.grabs[release_id] += 1
         else:
             h.requests += 1
+
+    def replayed(self, position: int) -> None:
+        """Every replica has replayed the WAL to `position`: the writes before
+        it count nowhere any more (each request would pass them for nothing)."""
+        for h in self.keys.values():
+            h.sent = [s for s in h.sent if (pos := s.position()) is None or pos > position]
 
     def pending(self) -> int:
         return sum(h.requests + h.downloads for h in self.keys.values())
