@@ -169,6 +169,3 @@ class Tally:
         for key in [k for k, h in self.keys.items() if not (h.requests or h.downloads or h.asked_requests
                                                             or h.asked_downloads or self._sent(h, now))]:
             del self.keys[key]
-
-    def figures(self) -> dict:
-        return {"held": self.pending(), "keys": len(self.keys), "calls": self.calls, "failed_calls": self.failed}
